@@ -39,8 +39,8 @@ _WS = rb"[ \t]*"
 # Terraform: the functions, a reference (`var.net`, `local.net`, `aws_vpc.main.cidr_block`)
 _TF_CALL = re.compile(rb"(?<![\w.])(?P<fn>cidrhost|cidrsubnets|cidrsubnet)" + _WS + rb"\(")
 # (a map's key or a list's index after it: `var.nets["lan"]`, `var.lst[0]`; quotes escaped in .tf.json)
-_TF_REF = re.compile(rb"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[" + _WS + rb'(?:\\?"[^"\\\n]*\\?"|\d+)' + _WS
-                     + rb"\]){1,4}(?![\w.(\[])")
+_TF_REF = re.compile(rb"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[" + _WS + rb'(?:\\?"[^"\\\n]*\\?"|\d+|'
+                     rb'[A-Za-z_][\w.]{0,60})' + _WS + rb"\]){1,4}(?![\w.(\[])")
 # a literal (`\"` in a .tf.json string), or a heredoc holding one (`trimspace(<<-EOT ... EOT)`)
 _TF_STRING = re.compile(rb'(?P<e>\\?)"(?P<net>' + _V4 + rb"|" + _V6 + rb')(?P=e)"')
 _TF_HEREDOC = re.compile(rb"(?:(?P<fn>trimspace|chomp)" + _WS + rb"\(\s*)?"

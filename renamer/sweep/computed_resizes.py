@@ -80,9 +80,22 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
             base, where = chain.base, ""
         else:
             # each value the name may hold (tfvars, a module call, the default): a moved one first
+            resolve.unread.clear()
             found = resolve.all(chain.base)
             resolved = next((r for r in found for m in resized if _network(r[0]) in (m.old, m.new)),
                             found[0] if found else None)
+            unread = _unread_moved(resolve, resized)
+            if unread is not None and (resolved is None or _network(resolved[0]) not in
+                                       {n for m in resized for n in (m.old, m.new)}):
+                raw, at, net = unread
+                note = (f"`{chain.text}` computes from `{chain.base}`, defined at {at} as `{raw}`, which "
+                        f"holds {net}, a network the move resizes, but is not a literal renamer evaluates: "
+                        "what the expression makes at the new length is not proved; check it by hand (or "
+                        "keep it with `renamer: keep`)")
+                if not any(m.start < chain.end and chain.start < m.end for m in out):
+                    added.append(Match(chain.start, chain.end, net, net, "network", refused=REASON,
+                                       note=note))
+                continue
             if resolved is None:
                 continue
             base, where = resolved
@@ -130,6 +143,18 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
     if not added and out == matches:
         return matches
     return sorted([*out, *added], key=lambda m: m.start)
+
+
+def _unread_moved(resolve: Resolver, resized: list[PrefixMove]) -> tuple[str, str, str] | None:
+    """A definition the last resolution met but could not evaluate that spells a resized move's old
+    or new network: (its text, where, the network)."""
+    for entries in resolve.unread.values():
+        for raw, at in entries:
+            for move in resized:
+                for net in (move.old, move.new):
+                    if re.search(r"(?<![\w.:])" + re.escape(str(net)) + r"(?![\w/])", raw):
+                        return raw, at, str(net)
+    return None
 
 
 _NAMED_NUMBER = re.compile(r"(?:var|local)\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[(?:\"[^\"]*\"|\d+)\])*")

@@ -48,7 +48,8 @@ _PY_NETWORK = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \
 _BICEP = re.compile(rb"^[ \t]*(?:var[ \t]+(?P<var>[A-Za-z_]\w*)|"
                     rb"param[ \t]+(?P<param>[A-Za-z_]\w*)[ \t]+string)"
                     rb"[ \t]*=[ \t]*'(?P<net>[0-9A-Fa-f:.]+/\d{1,3})'[ \t]*(?://.*)?\r?$", re.M)
-_REF_PART = re.compile(r'\.([A-Za-z_][\w-]*)|\[\s*(?:"([^"\\]*)"|(\d+))\s*\]')
+_REF_PART = re.compile(r'\.([A-Za-z_][\w-]*)|\[\s*(?:"([^"\\]*)"|(\d+)|([^\[\]"\s][^\[\]"]*?))\s*\]')
+ANY = "\x00any"  # an index that is not a literal (`var.nets[each.key]`): every value of the map or list
 _HEREDOC = re.compile(r"(?:(?:trimspace|chomp)\s*\(\s*)?<<-?([A-Za-z_]\w*)[ \t]*\r?\n\s*(" + _NETWORK
                       + r")\s*\r?\n[ \t]*\1[ \t]*(?:\r?\n\s*)?\)?")
 _TFVARS_LINE = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_][\w-]*)[ \t]*=(?![=>])[ \t]*", re.M)
@@ -76,7 +77,8 @@ def split_ref(ref: str) -> tuple[str, list[str | int]] | None:
         if m is None:
             return None
         parts.append(m.group(1) if m.group(1) is not None else
-                     m.group(2) if m.group(2) is not None else int(m.group(3)))
+                     m.group(2) if m.group(2) is not None else
+                     int(m.group(3)) if m.group(3) is not None else ANY)
         pos = m.end()
     if len(parts) < 2 or not isinstance(parts[1], str):
         return None
@@ -163,16 +165,21 @@ def _hcl_value(text: str, pos: int, depth: int = 0) -> tuple[object, int]:
     raise _NoLiteral
 
 
-def _walk(value: object, path: list[str | int]) -> object:
+def _walk(value: object, path: list[str | int]) -> list[object]:
+    """The values at `path` in `value` (every one of a map or list at an index `ANY`)."""
+    values = [value]
     for key in path:
-        if isinstance(value, dict) and isinstance(key, str) and key in value:
-            value = value[key]
-            continue
-        if isinstance(value, list) and isinstance(key, int) and -len(value) <= key < len(value):
-            value = value[key]
-            continue
+        out: list[object] = []
+        for v in values:
+            if key == ANY:
+                out += list(v.values()) if isinstance(v, dict) else list(v) if isinstance(v, list) else []
+            elif (isinstance(v, dict) and isinstance(key, str) and key in v) or (
+                    isinstance(v, list) and isinstance(key, int) and -len(v) <= key < len(v)):
+                out.append(v[key])  # type: ignore[index]
+        values = out
+    if not values:
         raise _NoLiteral
-    return value
+    return values
 
 
 # --- the resolver -----------------------------------------------------------------------------
@@ -191,6 +198,9 @@ class Names:
         self._folders: dict[str, dict[str, bytes]] = {}
         self._callers: list[tuple[str, bytes]] | None = None
         self._numbers = False
+        # names defined by what no reader here evaluates (`lookup(..)`, `cidrsubnet(..)`): by name, the
+        # definition's text and where it stands (computed_resizes says one holding a moved network)
+        self.unread: dict[str, list[tuple[str, str]]] = {}
 
     def __call__(self, ref: str) -> Found | None:
         found = self.all(ref)
@@ -344,10 +354,20 @@ class Names:
             return []
         raw = text[span[0]:span[1]].decode("utf-8", "replace")
         try:
-            value = json.loads(raw) if at.endswith(".json") else hcl_literal(raw.strip())
-            value = _walk(value, path)
+            tree = json.loads(raw) if at.endswith(".json") else hcl_literal(raw.strip())
+            values = _walk(tree, path)
         except (_NoLiteral, ValueError, RecursionError):
+            if not self._numbers and raw.strip():  # defined, but by nothing renamer evaluates
+                line = text.count(b"\n", 0, span[0]) + 1
+                self.unread.setdefault(ref, []).append((raw.strip()[:200], f"{at}:{line}"))
             return []
+        out: list[Found] = []
+        for value in values:
+            out += self._one_value(at, text, span, ref, value, folder, depth, said)
+        return out
+
+    def _one_value(self, at: str, text: bytes, span: tuple[int, int], ref: str, value: object, folder: str,
+                   depth: int, said: str) -> list[Found]:
         where = f"`{ref}`" if not said else f"`{ref}` is {said}"
         if isinstance(value, str) and at.endswith(".json"):
             inner = _INTERPOLATED.fullmatch(value)

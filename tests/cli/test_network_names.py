@@ -453,3 +453,35 @@ def test_a_grow_through_a_path_leaves_each_changed_value_said(
     assert run(root, "sweep", "--commit").exit_code == 1
     assert _outputs(root, tmp_path / "b")[name] != before  # what the residual warned of
     assert _findings(root, run) == [(rel, line, "composed-address")]
+
+
+# a map read through an index that is not a literal (every value of it), and a definition renamer does
+# not evaluate that holds the moved network (said, never silent)
+WILD = """\
+variable "nets" {
+  default = { lan = "192.168.40.0/24", dmz = "10.9.0.0/24" }
+}
+locals {
+  odd = lookup({ lan = "192.168.40.0/24" }, "lan", "10.9.9.0/24")
+}
+resource "terraform_data" "gw" {
+  for_each = var.nets
+  input    = cidrhost(var.nets[each.key], -2)
+}
+output "odd" { value = cidrhost(local.odd, -2) }
+output "gw" { value = { for k, v in terraform_data.gw : k => v.input } }
+"""
+
+
+@needs_terraform
+def test_an_index_not_a_literal_and_a_definition_not_evaluated_are_said(
+        tmp_path: Path, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({"main.tf": WILD, ".gitignore": ".terraform*\n"}, config=_config("192.168.40.0/24: 192.168.40.0/22"),
+                allowlist=ALLOW)
+    assert _outputs(root, tmp_path / "a") == {"odd": "192.168.40.254",
+                                              "gw": {"lan": "192.168.40.254", "dmz": "10.9.0.254"}}
+    assert _findings(root, run) == [("main.tf", 9, "composed-address"), ("main.tf", 11, "composed-address")]
+    shown = run(root, "verify").stdout
+    assert "defined at main.tf:5 as `lookup(" in shown and "which holds 192.168.40.0/24" in shown
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert _findings(root, run) == [("main.tf", 9, "composed-address"), ("main.tf", 11, "composed-address")]

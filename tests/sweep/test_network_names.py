@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from renamer.sweep.network_names import Names, hcl_literal, split_ref
+from renamer.sweep.network_names import ANY, Names, hcl_literal, split_ref
 
 
 def test_tfvars_and_auto_tfvars_come_before_the_default(tmp_path: Path) -> None:
@@ -88,7 +88,7 @@ def test_nothing_outside_the_root_and_no_code_is_followed(tmp_path: Path) -> Non
 @pytest.mark.parametrize(("ref", "split"), [
     ('var.nets["lan"]', ("var.nets", ["lan"])), ("var.nets.lan", ("var.nets", ["lan"])),
     ("var.lst[0]", ("var.lst", [0])), ("aws_vpc.main.cidr_block", ("aws_vpc.main.cidr_block", [])),
-    ("local.x", ("local.x", [])), ("var", None), ("var.[0]", None), ("aws_vpc.main", None),
+    ("local.x", ("local.x", [])), ("var.nets[each.key]", ("var.nets", [ANY])), ("var", None), ("var.[0]", None), ("aws_vpc.main", None),
 ])
 def test_a_reference_is_split_into_its_name_and_path(ref: str, split: object) -> None:
     assert split_ref(ref) == split
@@ -109,3 +109,13 @@ def test_hostile_values_resolve_to_nothing_and_raise_nothing(tmp_path: Path) -> 
     assert names.all("var.lan") == [] and names("local.x") is None and names("aws_vpc.main.cidr_block") is None
     stack = b'{"Parameters": ' + b"[" * 5000 + b"]" * 5000 + b"}"
     assert Names(stack, "s.json", None)("cfn:Lab") is None
+
+
+def test_an_index_not_a_literal_reads_every_value_and_an_expression_is_unread(tmp_path: Path) -> None:
+    (tmp_path / "v.tf").write_text('variable "nets" {\n  default = { a = "10.0.1.0/24", b = "10.0.2.0/24" }\n}\n'
+                                   'locals {\n  odd = cidrsubnet("10.0.0.0/16", 8, 1)\n}\n')
+    names = Names(b"", "main.tf", tmp_path)
+    assert names.all("var.nets[each.key]") == [("10.0.1.0/24", "`var.nets[each.key]` at v.tf:2"),
+                                               ("10.0.2.0/24", "`var.nets[each.key]` at v.tf:2")]
+    assert names.all("local.odd") == [] and names.unread == {
+        "local.odd": [('cidrsubnet("10.0.0.0/16", 8, 1)', "v.tf:5")]}

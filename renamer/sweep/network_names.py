@@ -41,10 +41,19 @@ Jinja = Callable[[str], "Found | None"]
 _MAX_FILES = 2000
 _SKIP_DIRS = frozenset({".git", ".terraform", "node_modules", ".venv", "venv", "__pycache__"})
 _NETWORK = r"[0-9A-Fa-f:.]+/\d{1,3}"
+# (netaddr's IPNetwork and a `u"..."` prefix too, and `NET = ip_network(LAN)` where the file says `LAN =
+# "192.168.40.0/24"`: the same reading main's computed_resizes gained for t29-33 finding 02)
 _PY_NETWORK = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
-                         rb"(?:ipaddress[ \t]*\.[ \t]*)?"
-                         rb"(?:ip_network|IPv4Network|IPv6Network|ip_interface|IPv4Interface|IPv6Interface)"
-                         rb"""[ \t]*\([ \t]*(?P<q>['"])(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)""", re.M)
+                         rb"(?:(?:ipaddress|netaddr)[ \t]*\.[ \t]*)?"
+                         rb"(?:ip_network|IPv4Network|IPv6Network|ip_interface|IPv4Interface|IPv6Interface|"
+                         rb"IPNetwork)"
+                         rb"""[ \t]*\([ \t]*[uUrR]?(?P<q>['"])(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)""", re.M)
+_PY_NETWORK_OF = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
+                            rb"(?:(?:ipaddress|netaddr)[ \t]*\.[ \t]*)?"
+                            rb"(?:ip_network|IPv4Network|IPv6Network|ip_interface|IPv4Interface|IPv6Interface|"
+                            rb"IPNetwork)[ \t]*\([ \t]*(?P<ref>[A-Za-z_]\w*)[ \t]*[,)]", re.M)
+_PY_STRING = re.compile(rb"""^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*[uUrR]?(?P<q>['"])"""
+                        rb"""(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)[ \t]*(?:#[^\n]*)?$""", re.M)
 _BICEP = re.compile(rb"^[ \t]*(?:var[ \t]+(?P<var>[A-Za-z_]\w*)|"
                     rb"param[ \t]+(?P<param>[A-Za-z_]\w*)[ \t]+string)"
                     rb"[ \t]*=[ \t]*'(?P<net>[0-9A-Fa-f:.]+/\d{1,3})'[ \t]*(?://.*)?\r?$", re.M)
@@ -239,6 +248,11 @@ class Names:
             self._python = {m.group("name").decode(): (m.group("net").decode(),
                                                        self._data.count(b"\n", 0, m.start()) + 1)
                             for m in _PY_NETWORK.finditer(self._data)}
+            strings = {m.group("name"): m.group("net").decode() for m in _PY_STRING.finditer(self._data)}
+            for m in _PY_NETWORK_OF.finditer(self._data):
+                if m.group("ref") in strings and m.group("name").decode() not in self._python:
+                    self._python[m.group("name").decode()] = (strings[m.group("ref")],
+                                                              self._data.count(b"\n", 0, m.start()) + 1)
         found = self._python.get(ref)
         return [(found[0], f"`{ref}` at {self._rel}:{found[1]}")] if found else []
 

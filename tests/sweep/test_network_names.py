@@ -119,3 +119,11 @@ def test_an_index_not_a_literal_reads_every_value_and_an_expression_is_unread(tm
                                                ("10.0.2.0/24", "`var.nets[each.key]` at v.tf:2")]
     assert names.all("local.odd") == [] and names.unread == {
         "local.odd": [('cidrsubnet("10.0.0.0/16", 8, 1)', "v.tf:5")]}
+
+
+def test_python_names_through_netaddr_a_u_prefix_and_a_string_name() -> None:
+    data = (b'import netaddr, ipaddress\nA = netaddr.IPNetwork(u"10.0.48.0/24")\nLAN = "192.168.40.0/24"\n'
+            b"NET = ipaddress.ip_network(LAN)\n")
+    names = Names(data, "n.py", None)
+    assert names("A") == ("10.0.48.0/24", "`A` at n.py:2")
+    assert names("NET") == ("192.168.40.0/24", "`NET` at n.py:4")

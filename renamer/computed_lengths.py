@@ -42,8 +42,45 @@ _WS = rb"[ \t]*"
 # (CDK for Terraform calls Terraform's own functions from TypeScript or Python: `Fn.cidrhost(...)`,
 # the same meaning; t29-33, finding 18)
 _TF_CALL = re.compile(rb"(?:(?<=\bFn\.)|(?<![\w.]))(?P<fn>cidrhost|cidrsubnets|cidrsubnet)" + _WS + rb"\(")
-_TF_REF = re.compile(rb"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*){1,2}(?![\w.(\[])")
-_TF_STRING = re.compile(rb"""(?P<q>["'])(?P<net>""" + _V4 + rb"|" + _V6 + rb")(?P=q)")
+# (a map's key or a list's index after it: `var.nets["lan"]`, `var.lst[0]`; quotes escaped in .tf.json)
+_TF_REF = re.compile(rb"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[" + _WS + rb'(?:\\?"[^"\\\n]*\\?"|\d+|'
+                     rb'[A-Za-z_][\w.]{0,60})' + _WS + rb"\]){1,4}(?![\w.(\[])")
+# a literal (`\"` in a .tf.json string), or a heredoc holding one (`trimspace(<<-EOT ... EOT)`)
+_TF_STRING = re.compile(rb"""(?P<e>\\?)(?P<q>["'])(?P<net>""" + _V4 + rb"|" + _V6 + rb")(?P=e)(?P=q)")
+_TF_HEREDOC = re.compile(rb"(?:(?P<fn>trimspace|chomp)" + _WS + rb"\(\s*)?"
+                         rb"<<-?(?P<id>[A-Za-z_]\w*)[ \t]*\r?\n\s*"
+                         rb"(?P<net>" + _V4 + rb"|" + _V6 + rb")\s*\r?\n[ \t]*(?P=id)[ \t]*(?:\r?\n\s*)?\)?")
+# Bicep: cidrSubnet(network, newCIDR, index) (an absolute length), cidrHost(network, index) (the
+# index-th usable address: .1 is 0 on IPv4); the network a quoted literal or a `var`/`param` name
+_BICEP_CALL = re.compile(rb"(?<![\w.])(?:sys\.)?(?P<fn>cidrSubnet|cidrHost)" + _WS + rb"\(")
+_BICEP_BASE = re.compile(rb"'(?P<net>" + _V4 + rb"|" + _V6 + rb")'|(?P<ref>[A-Za-z_]\w*)")
+# CloudFormation: Fn::Cidr [ipBlock, count, cidrBits] (count subnets of cidrBits host bits), alone or
+# in Fn::Select [i, ...]; YAML short form `!Cidr [...]`, long form `Fn::Cidr: [...]`, JSON
+# `{"Fn::Cidr": [...]}`, a block sequence under `!Cidr`; the block a literal or a Ref to a Parameter
+
+
+def _cfn_item(p: str) -> bytes:
+    """Fn::Cidr's block: a literal (quoted or not), `!Ref NAME` or `{"Ref": "NAME"}`, groups named p*."""
+    g = p.encode()
+    return (rb"(?:(?P<" + g + rb"q>['" + rb'"]?)(?P<' + g + rb"net>" + _V4 + rb"|" + _V6 + rb")"
+            rb"(?P=" + g + rb"q)"
+            rb"|!Ref[ \t]+(?P<" + g + rb"ref>[A-Za-z]\w*)"
+            rb'|\{[ \t]*"?Ref"?[ \t]*:[ \t]*"?(?P<' + g + rb'ref2>[A-Za-z]\w*)"?[ \t]*\})')
+
+
+_CFN_NUM = rb"""(?:['"]?-?\d+['"]?|!Ref[ \t]+\w+|\{[^{}\n]*\})"""
+_CFN_CIDR = re.compile(
+    rb'(?:!Cidr|"?Fn::Cidr"?[ \t]*:)[ \t]*(?:\[[ \t]*' + _cfn_item("")
+    + rb"[ \t]*,[ \t]*(?P<count>" + _CFN_NUM
+    + rb")[ \t]*,[ \t]*(?P<bits>" + _CFN_NUM + rb")[ \t]*\]"
+    rb"|[ \t]*\r?\n(?P<ind>[ \t]+)-[ \t]+" + _cfn_item("b") + rb"[ \t]*\r?\n(?P=ind)-[ \t]+(?P<bcount>"
+    + _CFN_NUM + rb")[ \t]*\r?\n(?P=ind)-[ \t]+(?P<bbits>" + _CFN_NUM + rb")[ \t]*(?=\r?\n|$))")
+_CFN_CLOSE = re.compile(rb"[ \t]*\]")
+_CFN_CLOSE_JSON = re.compile(rb"[ \t]*\}?[ \t]*\]")
+# what stands just before it where Fn::Select takes one of the subnets
+_CFN_SELECT = re.compile(rb'(?:!Select|"?Fn::Select"?[ \t]*:)[ \t]*(?:\[[ \t]*(?P<i>' + _CFN_NUM
+                         + rb")[ \t]*,[ \t]*(?:\{[ \t]*)?|\r?\n[ \t]+-[ \t]+(?P<bi>" + _CFN_NUM
+                         + rb")[ \t]*\r?\n[ \t]+-[ \t]+)$")
 # Ansible: a quoted literal or a Jinja variable, then filters
 _JINJA_BASE = re.compile(_QNET + rb"|(?:\{\{-?|\()[ \t(]*(?P<ref>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?="
                          + _WS + rb"\|)")
@@ -95,7 +132,8 @@ _PY_FORMS = (
 # (Python's forms over a name read the file's own `NAME = ip_network(...)`: its words stand there.)
 LITERALS = (b"cidrhost", b"cidrsubnet", b"nthhost", b"ipaddr", b"ipsubnet", b"ipmath", b"ip_network",
             b"IPv4Network", b"IPv6Network", b"ip_interface", b"IPv4Interface", b"IPv6Interface", b"IPNetwork",
-            b"ipv4", b"ipv6", b"usable_range", *computed_foreign.WORDS)
+            b"ipv4", b"ipv6", b"usable_range", *computed_foreign.WORDS,
+            b"cidrSubnet", b"cidrHost", b"Cidr")
 
 
 @dataclass(frozen=True)
@@ -105,6 +143,9 @@ class Step:
     op: str
     args: tuple[int | None, ...]
     said: tuple[str, ...] = ()
+    # the least value of each number that is not a literal, where its text proves one (`k + 20`
+    # with `k` a `for` expression's index, `count.index + 1`: t29-33 finding 12); None: unknown
+    floor: tuple[int | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -130,7 +171,8 @@ def might_hold(data: bytes) -> bool:
 def chains(data: bytes) -> Iterator[Chain]:
     """Every expression of `data` computing from a network by a step `judge` reads, outermost
     first, by start."""
-    found = [*_terraform(data), *_jinja(data), *_python(data), *_foreign(data)]
+    found = [*_terraform(data), *_jinja(data), *_python(data), *_foreign(data), *_bicep(data),
+             *_cloudformation(data)]
     taken: list[Chain] = []
     for c in sorted(found, key=lambda c: (c.start, -c.end)):
         if taken and c.start < taken[-1].end:
@@ -216,23 +258,28 @@ def _tf_parse(data: bytes, pos: int) -> tuple[int, str, int, int, bool, tuple[St
         _end, base, bstart, bend, literal, steps = nested
     else:
         string = _TF_STRING.fullmatch(first.strip())
+        heredoc = _TF_HEREDOC.fullmatch(first.strip()) if string is None else None
         ref = _TF_REF.fullmatch(first.strip())
+        if heredoc is not None and (heredoc.group("fn") is None) == (not first.strip().endswith(b")")):
+            string = heredoc
         if string is not None:
-            base, bstart, literal, steps = string.group("net").decode(), first_at + 1, True, ()
+            base, literal, steps = string.group("net").decode(), True, ()
+            bstart = first_at + string.start("net")
             bend = bstart + len(base)
         elif ref is not None and not first.strip().startswith((b"count.", b"each.", b"path.", b"terraform.")):
-            base = re.sub(r"\s+", "", first.strip().decode())
+            base = re.sub(r"\s+", "", first.strip().decode()).replace('\\"', '"')
             bstart, bend, literal, steps = first_at, first_at + len(first.strip()), False, ()
         else:
             return None
     numbers = [_number(a) for a in args[1:]]
+    floors = tuple(floor(data, pos, said) if n is None else None for n, said in numbers)
     fn = m.group("fn")
     if fn == b"cidrhost" and len(numbers) == 1:
-        step = Step("host", (numbers[0][0],), (numbers[0][1],))
+        step = Step("host", (numbers[0][0],), (numbers[0][1],), floors)
     elif fn == b"cidrsubnet" and len(numbers) == 2:
-        step = Step("subnet", tuple(n for n, _ in numbers), tuple(s for _, s in numbers))
+        step = Step("subnet", tuple(n for n, _ in numbers), tuple(s for _, s in numbers), floors)
     elif fn == b"cidrsubnets" and numbers:
-        step = Step("subnets", tuple(n for n, _ in numbers), tuple(s for _, s in numbers))
+        step = Step("subnets", tuple(n for n, _ in numbers), tuple(s for _, s in numbers), floors)
     else:
         return None
     return end, base, bstart, bend, literal, (*steps, step)
@@ -248,6 +295,95 @@ def _terraform(data: bytes) -> Iterator[Chain]:
         end, base, bstart, bend, literal, steps = parsed
         yield Chain(m.start(), end, data[m.start():end].decode("utf-8", "replace"), base, bstart, bend,
                     literal, steps)
+
+
+_FOR_KEY = re.compile(rb"\bfor[ \t]+(?P<k>[A-Za-z_]\w*)[ \t]*,[ \t]*[A-Za-z_]\w*[ \t]+in\b")
+_FOR_RANGE = re.compile(rb"\bfor[ \t]+(?P<k>[A-Za-z_]\w*)[ \t]+in[ \t]+range[ \t]*\([ \t]*"
+                        rb"(?:(?P<start>\d+)[ \t]*,)?")
+
+
+def floor(data: bytes, pos: int, said: str) -> int | None:
+    """The least value of a number that is not a literal, where its text proves one: `count.index`,
+    a `for` expression's index (`[for k, v in list : ...]`, `[for i in range(2) : ...]`,
+    `range(0, 5)` in Bicep), each plus a literal (`k + 20`); None for anything else (t29-33
+    finding 12: `k + 20` was tried as 0)."""
+    m = re.fullmatch(r"(?:(?P<a>\d+)\s*\+\s*)?(?P<name>[A-Za-z_][\w.]*)(?:\s*\+\s*(?P<b>\d+))?", said.strip())
+    if m is None or (m.group("a") and m.group("b")):
+        return None
+    plus = int(m.group("a") or m.group("b") or 0)
+    name = m.group("name")
+    if name == "count.index":
+        return plus
+    before = data[max(0, pos - 400):pos]
+    lines = before.split(b"\n")
+    before = b"\n".join(lines[-3:])  # the expression's own line and the two before it
+    least: int | None = None
+    for found in _FOR_KEY.finditer(before):
+        if found.group("k").decode() == name:
+            least = 0
+    for found in _FOR_RANGE.finditer(before):
+        if found.group("k").decode() == name:
+            least = int(found.group("start") or 0)
+    return None if least is None else least + plus
+
+
+def _bicep(data: bytes) -> Iterator[Chain]:
+    if b"cidrSubnet" not in data and b"cidrHost" not in data:
+        return
+    for m in _BICEP_CALL.finditer(data):
+        parsed = _args(data, m.end())
+        if parsed is None:
+            continue
+        args, end = parsed
+        first_at = m.end() + (len(args[0]) - len(args[0].lstrip()))
+        base = _BICEP_BASE.fullmatch(args[0].strip())
+        if base is None:
+            continue
+        if base.group("net") is not None:
+            net, bstart, literal = base.group("net").decode(), first_at + 1, True
+        else:
+            net, bstart, literal = base.group("ref").decode(), first_at, False
+        numbers = [_number(a) for a in args[1:]]
+        floors = tuple(floor(data, m.start(), said) if n is None else None for n, said in numbers)
+        if m.group("fn") == b"cidrSubnet" and len(numbers) == 2:
+            step = Step("ipsubnet", tuple(n for n, _ in numbers), tuple(s for _, s in numbers), floors)
+        elif m.group("fn") == b"cidrHost" and len(numbers) == 1:
+            step = Step("usable", (numbers[0][0],), (numbers[0][1],), floors)
+        else:
+            continue
+        yield Chain(m.start(), end, data[m.start():end].decode("utf-8", "replace"), net, bstart,
+                    bstart + len(net), literal, (step,))
+
+
+def _cloudformation(data: bytes) -> Iterator[Chain]:
+    if b"Cidr" not in data:
+        return
+    for m in _CFN_CIDR.finditer(data):
+        p = "" if m.group("count") is not None else "b"
+        net, ref = m.group(p + "net"), m.group(p + "ref") or m.group(p + "ref2")
+        if net is not None:
+            base, bstart, literal = net.decode(), m.start(p + "net"), True
+        elif ref is not None:
+            group = p + "ref" if m.group(p + "ref") else p + "ref2"
+            base, bstart, literal = f"cfn:{ref.decode()}", m.start(group), False
+        else:
+            continue
+        bend = bstart + (len(net) if net is not None else len(ref or b""))
+        count, said_count = _number(m.group(p + "count").strip(b"'\""))
+        bits, said_bits = _number(m.group(p + "bits").strip(b"'\""))
+        steps: tuple[Step, ...] = (Step("cfn_cidr", (count, bits), (said_count, said_bits)),)
+        start, end = m.start(), m.end()
+        select = _CFN_SELECT.search(data, max(0, start - 120), start)
+        if select is not None:
+            index, said_index = _number((select.group("i") or select.group("bi")).strip(b"'\""))
+            steps = (*steps, Step("select", (index,), (said_index,)))
+            start = select.start()
+            if select.group("i") is not None:  # the flow form's own closing brackets
+                closing = _CFN_CLOSE_JSON if b"{" in select.group() else _CFN_CLOSE
+                tail = closing.match(data, end)
+                end = tail.end() if tail is not None else end
+        yield Chain(start, end, data[start:end].decode("utf-8", "replace"), base, bstart, bend, literal,
+                    steps)
 
 
 def _jinja(data: bytes) -> Iterator[Chain]:
@@ -399,6 +535,10 @@ def _apply(step: Step, value: Value) -> Value:
     args = [a for a in step.args if a is not None]
     if len(args) != len(step.args):
         raise NoValue  # probed by judge before
+    if step.op == "select":  # CloudFormation's Fn::Select over Fn::Cidr's list
+        if not isinstance(value, tuple) or not 0 <= args[0] < len(value):
+            raise NoValue
+        return value[args[0]]
     if step.op == "plus":
         if not isinstance(value, (ipaddress.IPv4Address, ipaddress.IPv6Address)):
             raise NoValue
@@ -416,6 +556,19 @@ def _apply(step: Step, value: Value) -> Value:
         if n >= 0:
             return _index(net, n + 1)
         return _index(net, n - 1 if net.version == 4 and net.prefixlen < 31 else n)
+    if step.op == "usable":  # Bicep's cidrHost: the n-th usable address (IPv4: from .1, not the broadcast)
+        n = args[0]
+        v4 = net.version == 4 and net.num_addresses > 2
+        if n < 0 or n >= net.num_addresses - (2 if v4 else 0):
+            raise NoValue
+        return _index(net, n + 1 if v4 else n)
+    if step.op == "cfn_cidr":  # CloudFormation's Fn::Cidr: `count` subnets of `bits` host bits, in order
+        count, bits = args
+        length = net.max_prefixlen - bits
+        if not 1 <= count <= 256 or bits < 0 or length < net.prefixlen \
+                or count > 2 ** (length - net.prefixlen):
+            raise NoValue
+        return tuple(_subnet(net, length - net.prefixlen, i) for i in range(count))
     if step.op == "last_usable":
         return _index(net, -2) if net.num_addresses > 2 else _index(net, -1)
     if step.op == "first_usable":
@@ -541,11 +694,15 @@ def place(value: Value, old: Network, new: Network) -> Value | None:
 
 
 def _probes(step: Step) -> list[tuple[int, ...]]:
-    """Each unknown number of `step` tried as 0 and 1 (-1 and -2 where it is written negative)."""
+    """Each unknown number of `step` tried: from its least value where its text proves one (`k + 20`,
+    `k` a `for` index: 20 and 21), else 0 and 1 (-1 and -2 where it is written negative)."""
     choices: list[list[int]] = []
-    for arg, said in _said(step):
+    for i, (arg, said) in enumerate(_said(step)):
+        least = step.floor[i] if i < len(step.floor) else None
         if arg is not None:
             choices.append([arg])
+        elif least is not None:
+            choices.append([least, least + 1])
         elif said.lstrip().startswith("-"):
             choices.append([-1, -2])
         else:
@@ -553,9 +710,17 @@ def _probes(step: Step) -> list[tuple[int, ...]]:
     return [tuple(c) for c in product(*choices)]
 
 
+def _unbounded(steps: tuple[Step, ...]) -> list[str]:
+    """The numbers not literal whose least value is not known (no value of theirs may be claimed)."""
+    return [said for step in steps for i, (arg, said) in enumerate(_said(step))
+            if arg is None and (i >= len(step.floor) or step.floor[i] is None)]
+
+
 def judge(steps: tuple[Step, ...], old: Network, new: Network) -> Verdict | None:
     """What rewriting the base network from `old` to `new` does to the expression's value: None
-    where it follows (or has no value at the old length), else a Verdict."""
+    where it follows (or has no value at the old length), else a Verdict. A number that is not a
+    literal is probed, but a value is said (and a refusal made) only from its least value where its
+    text proves one (t29-33 finding 12: `k + 20` was said to be 0); else the verdict names it."""
     opaque = next((s for s in steps if s.op == computed_foreign.OPAQUE), None)
     if opaque is not None:  # a member renamer does not compute (computed_foreign.py)
         called = opaque.said[0] if opaque.said else "a call"
@@ -564,10 +729,14 @@ def judge(steps: tuple[Step, ...], old: Network, new: Network) -> Verdict | None
                                             f"and {new.prefixlen} after")
     unknown = [s for step in steps for a, s in _said(step)
                if a is None]
+    unbounded = _unbounded(steps)
+    numbers = ", ".join(f"`{u}`" for u in unbounded)
     variants = [steps]
     if unknown:
-        variants = [tuple(Step(step.op, probe, step.said) for step, probe in zip(steps, combo, strict=True))
+        variants = [tuple(Step(step.op, probe, step.said, step.floor)
+                          for step, probe in zip(steps, combo, strict=True))
                     for combo in product(*(_probes(step) for step in steps))][:16]
+    may_fall_out = False
     for variant in variants:
         try:
             before = evaluate(variant, old)
@@ -578,24 +747,37 @@ def judge(steps: tuple[Step, ...], old: Network, new: Network) -> Verdict | None
         except NoValue:
             after = None
         placed = place(before, old, new)
-        said = f" (with {_shown_probe(variant, steps)})" if unknown else ""
+        said = f" (with {_shown_probe(variant, steps)}; {_least(steps)})" if unknown else ""
         if placed is None:
+            if unbounded:
+                may_fall_out = True
+                continue
             out = ([v for v in before if place(v, old, new) is None][:1] if isinstance(before, tuple)
                    else [before])
             part = f" ({show(out[0])} of it)" if isinstance(before, tuple) and out else ""
             return Verdict(OUTSIDE, show(before), show(after) if after is not None else "", "",
                            f"it is {show(before)}{said}{part}, which has no place in the new network {new}")
         if after != placed:
+            if unbounded:
+                why = (f"its number {numbers} is not a literal (no value of it is assumed), and the same "
+                       f"number makes another value at {new}'s length than at {old}'s: {_because(steps)}")
+                return Verdict(CHANGES, "", "", "", why)
             made = show(after) if after is not None else "nothing"
             return Verdict(CHANGES, show(before), made, show(placed),
                            f"it is {show(before)}{said} at {old}'s length and would be {made} at {new}'s, "
                            f"not {show(placed)}, that value's place: {_because(steps)}")
-    if unknown and new.num_addresses < old.num_addresses and any(
-            s.op in ("host", "hosts", "plus") and None in s.args for s in steps):
-        numbers = ", ".join(f"`{u}`" for u in unknown)
-        return Verdict(CHANGES, "", "", "", f"its number {numbers} is not a literal, and the new network "
-                                            f"{new} is smaller: it may fall past its end")
+    if unknown and new.num_addresses < old.num_addresses and (may_fall_out or any(
+            s.op in ("host", "hosts", "plus", "usable") and None in s.args for s in steps)):
+        shown = numbers or ", ".join(f"`{u}`" for u in unknown)
+        return Verdict(CHANGES, "", "", "", f"its number {shown} is not a literal, and the new network "
+                                            f"{new} is smaller: what it makes may fall past its end")
     return None
+
+
+def _least(steps: tuple[Step, ...]) -> str:
+    return ", ".join(f"`{said}` is {step.floor[i]} or more" for step in steps
+                     for i, (arg, said) in enumerate(_said(step))
+                     if arg is None and i < len(step.floor) and step.floor[i] is not None)
 
 
 def _shown_probe(variant: tuple[Step, ...], steps: tuple[Step, ...]) -> str:
@@ -603,7 +785,7 @@ def _shown_probe(variant: tuple[Step, ...], steps: tuple[Step, ...]) -> str:
     for probe, step in zip(variant, steps, strict=True):
         for got, (had, said) in zip(probe.args, _said(step), strict=True):
             if had is None:
-                out.append(f"{said} = {got}")
+                out.append(f"`{said}` = {got}")
     return ", ".join(out)
 
 

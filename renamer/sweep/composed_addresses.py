@@ -16,18 +16,18 @@ from __future__ import annotations
 
 import ipaddress
 import itertools
-import os
 import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from renamer import address_parts, computed_addresses, hcl_keys, key_paths, loop_values
+from renamer import address_parts, computed_addresses, key_paths, loop_values
 from renamer.composed_names import Template
 from renamer.loop_values import Loop
 from renamer.occurrences import Match
 from renamer.prefix_moves import OUTSIDE
 from renamer.sweep.composed import Known
+from renamer.sweep.network_names import Names
 from renamer.variable_values import WIDTH, Resolved
 
 REASON = "composed-address"
@@ -287,56 +287,20 @@ def _follows_name(matcher: Finds, found: computed_addresses.Computed, new: str) 
 
 def _resolver(data: bytes, rel: str, root: Path | None,
               definitions: Known | None = None) -> computed_addresses.Resolve:
-    """What a name computing an address stands for (break-it round 9, finding 9): Python's
-    `NET = ip_network("10.0.40.0/24")` in the same file; Terraform's `var.net` through its literal
-    `default`, `local.net` through its literal `locals` value, in the `.tf` files of the module
-    (the file's folder), followed through another `var.`/`local.` three deep. A `.tfvars` value
-    or a caller's argument may set the variable otherwise: the default's address is still one
-    the configuration makes, a residual, never an OK."""
-    python = computed_addresses.python_networks(data)
-    folder = rel.rpartition("/")[0]
-    texts: dict[str, bytes] | None = None
+    """What a name computing an address stands for (break-it round 9, finding 9), by
+    sweep/network_names.Names, the resolver computed_resizes.py reads too (review item D8): Python's
+    `NET = ip_network("10.0.40.0/24")` in the same file; Terraform's `var.net` through terraform.tfvars,
+    a module call's argument or its literal `default`, `local.net`, in the module's `.tf` and
+    `.tf.json` files, followed three deep; an IPv4 network only (computed_addresses reads IPv4)."""
+    names = Names(data, rel, root, lambda name: _jinja_value(name, rel, definitions))
 
-    def module() -> dict[str, bytes]:
-        nonlocal texts
-        if texts is None:
-            texts = {}
-            base = root / folder if root is not None else None
-            try:
-                names = sorted(os.listdir(base)) if base is not None else []
-            except OSError:
-                names = []
-            for name in names:
-                if name.endswith(".tf") and base is not None and (base / name).is_file():
-                    try:
-                        texts[f"{folder}/{name}" if folder else name] = (base / name).read_bytes()
-                    except OSError:
-                        continue
-        return texts
-
-    def resolve(ref: str, depth: int = 3) -> tuple[str, str] | None:
+    def resolve(ref: str) -> tuple[str, str] | None:
         if ref.startswith("jinja:"):  # `{{ subnet | nthhost(70) }}`: the variable's literal value
             return _jinja_value(ref[len("jinja:"):], rel, definitions)
-        if "." not in ref:
-            found = python.get(ref)
-            return (found[0], f"`{ref}` at {rel}:{found[1]}") if found is not None else None
-        if not rel.endswith(".tf") or depth <= 0:
+        for network, why in names.all(ref):
+            if re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}/\d{1,2}", network):
+                return network, why
             return None
-        kind, _, name = ref.partition(".")
-        for at, text in module().items():
-            if kind == "var":
-                span = hcl_keys.block_arguments(text, "variable").get(name, {}).get("default")
-            else:
-                span = hcl_keys.block_arguments(text, "locals").get("", {}).get(name)
-            if span is None:
-                continue
-            value = text[span[0]:span[1]].strip().decode("utf-8", "replace")
-            line = text.count(b"\n", 0, span[0]) + 1
-            if re.fullmatch(r"(?:var|local)\.[A-Za-z_][\w-]*", value):
-                inner = resolve(value, depth - 1)
-                return (inner[0], f"`{ref}` is {value} at {at}:{line}, {inner[1]}") if inner else None
-            literal = re.fullmatch(r'"(\d{1,3}(?:\.\d{1,3}){3}/\d{1,2})"', value)
-            return (literal.group(1), f"`{ref}` at {at}:{line}") if literal else None
         return None
 
     return resolve

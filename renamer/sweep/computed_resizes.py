@@ -25,34 +25,20 @@ decides it.
 from __future__ import annotations
 
 import ipaddress
-import os
 import re
 from dataclasses import replace
 from pathlib import Path
 
-from renamer import computed_lengths, hcl_keys
+from renamer import computed_lengths
 from renamer.computed_lengths import Network
 from renamer.occurrences import Match
 from renamer.prefix_moves import OUTSIDE, PrefixMove
 from renamer.sweep.composed import Known
+from renamer.sweep.network_names import Names
 
 REASON = "composed-address"
 
 _LITERAL = re.compile(r"""["']?([0-9A-Fa-f:.]+/\d{1,3})["']?""")
-_PY_NETWORK = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
-                         rb"(?:(?:ipaddress|netaddr)[ \t]*\.[ \t]*)?"
-                         rb"(?:ip_network|IPv4Network|IPv6Network|ip_interface|IPv4Interface|IPv6Interface|"
-                         rb"IPNetwork)"
-                         rb"""[ \t]*\([ \t]*[uUrR]?(?P<q>['"])(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)""", re.M)
-
-
-# `NET = ip_network(LAN)` where the file says `LAN = "192.168.40.0/24"` (t29-33, finding 02's class)
-_PY_NETWORK_OF = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
-                            rb"(?:(?:ipaddress|netaddr)[ \t]*\.[ \t]*)?"
-                            rb"(?:ip_network|IPv4Network|IPv6Network|ip_interface|IPv4Interface|IPv6Interface|"
-                            rb"IPNetwork)[ \t]*\([ \t]*(?P<ref>[A-Za-z_]\w*)[ \t]*[,)]", re.M)
-_PY_STRING = re.compile(rb"""^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*[uUrR]?(?P<q>['"])"""
-                        rb"""(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)[ \t]*(?:#[^\n]*)?$""", re.M)
 
 
 def _network(text: str) -> Network | None:
@@ -62,85 +48,22 @@ def _network(text: str) -> Network | None:
         return None
 
 
-class Resolver:
-    """What a name in an expression stands for: (its literal network, where it is written)."""
+class Resolver(Names):
+    """What a name in an expression stands for: (its literal network, where it is written), by
+    sweep/network_names.Names (a Jinja variable: its nearest literal definition)."""
 
     def __init__(self, data: bytes, rel: str, root: Path | None, definitions: Known | None) -> None:
-        self._data = data
-        self._rel = rel
-        self._root = root
-        self._definitions = definitions
-        self._python: dict[str, tuple[str, int]] | None = None
-        self._module: dict[str, bytes] | None = None
+        super().__init__(data, rel, root, lambda name: _jinja(definitions, name, rel))
 
-    def __call__(self, ref: str, depth: int = 3) -> tuple[str, str] | None:
-        if ref.startswith("jinja:"):
-            return self._jinja(ref[len("jinja:"):])
-        if "." not in ref:
-            if self._python is None:
-                self._python = {m.group("name").decode(): (m.group("net").decode(),
-                                                           self._data.count(b"\n", 0, m.start()) + 1)
-                                for m in _PY_NETWORK.finditer(self._data)}
-                strings = {m.group("name"): m.group("net").decode() for m in _PY_STRING.finditer(self._data)}
-                for m in _PY_NETWORK_OF.finditer(self._data):
-                    if m.group("ref") in strings and m.group("name").decode() not in self._python:
-                        self._python[m.group("name").decode()] = (
-                            strings[m.group("ref")], self._data.count(b"\n", 0, m.start()) + 1)
-            found = self._python.get(ref)
-            return (found[0], f"`{ref}` at {self._rel}:{found[1]}") if found else None
-        if not self._rel.endswith(".tf") or depth <= 0:
-            return None
-        parts = ref.split(".")
-        for at, text in self._files().items():
-            if parts[0] == "var" and len(parts) == 2:
-                span = hcl_keys.block_arguments(text, "variable").get(parts[1], {}).get("default")
-            elif parts[0] == "local" and len(parts) == 2:
-                span = hcl_keys.block_arguments(text, "locals").get("", {}).get(parts[1])
-            elif len(parts) == 3 and parts[0] not in ("var", "local", "module", "data"):
-                blocks = hcl_keys.labelled_arguments(text, "resource")
-                span = blocks.get((parts[0], parts[1]), {}).get(parts[2])
-            else:
-                span = None
-            if span is None:
-                continue
-            value = text[span[0]:span[1]].strip().decode("utf-8", "replace")
-            line = text.count(b"\n", 0, span[0]) + 1
-            if re.fullmatch(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*){1,2}", value):
-                inner = self(value, depth - 1)
-                return (inner[0], f"`{ref}` is {value} at {at}:{line}, {inner[1]}") if inner else None
-            literal = re.fullmatch(r'"([0-9A-Fa-f:.]+/\d{1,3})"', value)
-            if literal is None or _network(literal.group(1)) is None:
-                return None
-            return literal.group(1), f"`{ref}` at {at}:{line}"
+
+def _jinja(definitions: Known | None, name: str, rel: str) -> tuple[str, str] | None:
+    if definitions is None:
         return None
-
-    def _files(self) -> dict[str, bytes]:
-        if self._module is None:
-            self._module = {}
-            folder = self._rel.rpartition("/")[0]
-            base = self._root / folder if self._root is not None else None
-            try:
-                names = sorted(os.listdir(base)) if base is not None else []
-            except OSError:
-                names = []
-            for name in names:
-                path = base / name if base is not None else None
-                if path is None or not name.endswith(".tf") or not path.is_file():
-                    continue
-                try:
-                    self._module[f"{folder}/{name}" if folder else name] = path.read_bytes()
-                except OSError:
-                    continue
-        return self._module
-
-    def _jinja(self, name: str) -> tuple[str, str] | None:
-        if self._definitions is None:
-            return None
-        for found in self._definitions.values(name, self._rel or None).found:
-            literal = _LITERAL.fullmatch(found.value.strip())
-            if literal is not None and _network(literal.group(1)) is not None:
-                return literal.group(1), found.why()
-        return None
+    for found in definitions.values(name, rel or None).found:
+        literal = _LITERAL.fullmatch(found.value.strip())
+        if literal is not None and _network(literal.group(1)) is not None:
+            return literal.group(1), found.why()
+    return None
 
 
 def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], rel: str = "",
@@ -156,10 +79,29 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
         if chain.literal:
             base, where = chain.base, chain.where
         else:
-            resolved = resolve(chain.base)
+            # each value the name may hold (tfvars, a module call, the default): a moved one first
+            resolve.unread.clear()
+            found = resolve.all(chain.base)
+            resolved = next((r for r in found for m in resized if _network(r[0]) in (m.old, m.new)),
+                            found[0] if found else None)
+            unread = _unread_moved(resolve, resized)
+            if unread is not None and (resolved is None or _network(resolved[0]) not in
+                                       {n for m in resized for n in (m.old, m.new)}):
+                raw, at, net = unread
+                note = (f"`{chain.text}` computes from `{chain.base}`, defined at {at} as `{raw}`, which "
+                        f"holds {net}, a network the move resizes, but is not a literal renamer evaluates: "
+                        "what the expression makes at the new length is not proved; check it by hand (or "
+                        "keep it with `renamer: keep`)")
+                if not any(m.start < chain.end and chain.start < m.end for m in out):
+                    added.append(Match(chain.start, chain.end, net, net, "network", refused=REASON,
+                                       note=note))
+                continue
             if resolved is None:
                 continue
             base, where = resolved
+        steps, told = _named_numbers(chain.steps, resolve)
+        if told:
+            chain = replace(chain, steps=steps)
         network = _network(base)
         move = next((m for m in resized if network is not None and network in (m.old, m.new)), None)
         if move is None and network is not None:  # a wider network making a resized one (its subnet)
@@ -180,7 +122,7 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
         said = [i for i in inside if out[i].refused == REASON]
         if said and not (verdict.kind == computed_lengths.OUTSIDE and at_old):
             continue  # a residual already (computed_matches: "may spell"); a refusal is stronger
-        via = f" (its network {where})" if where else ""
+        via = (f" (its network {where})" if where else "") + (f" ({told})" if told else "")
         if verdict.kind == computed_lengths.OUTSIDE and at_old:
             note = f"`{chain.text}`{via}: {verdict.why}"
             reason = OUTSIDE
@@ -201,6 +143,41 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
     if not added and out == matches:
         return matches
     return sorted([*out, *added], key=lambda m: m.start)
+
+
+def _unread_moved(resolve: Resolver, resized: list[PrefixMove]) -> tuple[str, str, str] | None:
+    """A definition the last resolution met but could not evaluate that spells a resized move's old
+    or new network: (its text, where, the network)."""
+    for entries in resolve.unread.values():
+        for raw, at in entries:
+            for move in resized:
+                for net in (move.old, move.new):
+                    if re.search(r"(?<![\w.:])" + re.escape(str(net)) + r"(?![\w/])", raw):
+                        return raw, at, str(net)
+    return None
+
+
+_NAMED_NUMBER = re.compile(r"(?:var|local)\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[(?:\"[^\"]*\"|\d+)\])*")
+
+
+def _named_numbers(steps: tuple[computed_lengths.Step, ...],
+                   resolve: Resolver) -> tuple[tuple[computed_lengths.Step, ...], str]:
+    """`steps` with each number that is a Terraform name holding a literal integer given it
+    (`cidrsubnet(var.lan, var.newbits, 1)` with `newbits` 2 in its default or tfvars: t29-33 finding
+    14, a length kept in another block), and where each is written ("" where none)."""
+    told: list[str] = []
+    out = []
+    for step in steps:
+        args = list(step.args)
+        for i, (arg, said) in enumerate(zip(step.args, step.said, strict=False)):
+            if arg is not None or not _NAMED_NUMBER.fullmatch(said.replace(" ", "")):
+                continue
+            found = resolve.number(said.replace(" ", ""))
+            if found is not None:
+                args[i] = found[0]
+                told.append(found[1])
+        out.append(replace(step, args=tuple(args)))
+    return tuple(out), "; ".join(told)
 
 
 def _made_moved(chain: computed_lengths.Chain, network: Network, resized: list[PrefixMove],

@@ -105,6 +105,7 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
     zone_files |= {service[0] for service in options.searched_services}  # extending a search list
     zone_files |= {helm[0] for helm in options.helm_compositions}  # a value a chart template composes
     zone_files |= {rel for pair in options.ssh_includes for rel in pair}  # an ssh config and its includes
+    zone_files |= set(scanner.split_lengths)  # a length of a resized network kept apart (split_lengths.py)
     for rel in paths:
         if excluded(rel):
             out.excluded.append(rel)

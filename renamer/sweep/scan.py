@@ -56,7 +56,7 @@ from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.prefix_values import prefix_matches
 from renamer.project import LoadedProject
-from renamer.sweep import compressed, decoded_names, multibyte, subdomains
+from renamer.sweep import compressed, decoded_names, multibyte, split_lengths, subdomains
 from renamer.sweep.access_sets import REASON as ACCESS_SET
 from renamer.sweep.access_sets import access_matches
 from renamer.sweep.access_sets import might_hold as might_hold_access
@@ -498,6 +498,9 @@ class FileScanner:
                                    classifier.preset_folder,
                                    lambda rel: classifier.classify(rel).status == UNCLASSIFIED)
         self.ssh_configs = set(self.ssh_includes) | set(self.ssh_includes.values())
+        # A resized network's length kept in another file or block of its namespace (split_lengths.py)
+        self.split_lengths = split_lengths.index(project.root, self.matcher.network_moves,
+                                                 lambda rel: classifier.classify(rel).status == CURRENT)
         # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
         self.keys.seeds = self.instance_keys.seeds  # a key kept whole holds its map key's readers
@@ -540,6 +543,7 @@ class FileScanner:
         hit = hit or (content.kind == "text" and rel in self.env_files)  # read with a search list
         hit = hit or (content.kind == "text" and rel in self.extended)  # a service extending a search list
         hit = hit or (content.kind == "text" and rel in self.helm_values)  # a value a template composes
+        hit = hit or (content.kind == "text" and rel in self.split_lengths)  # a length of a network elsewhere
         hit = hit or (content.kind == "text" and rel in self.ssh_configs)  # an ssh config with its includes
         # A binary file may spell an old value in UTF-16 or UTF-32 code units: reported skipped too.
         wide = content.kind == "binary" and holds_wide(data, self.wide)
@@ -713,6 +717,8 @@ class FileScanner:
                 if self.matcher.may_hold("resized", data):  # `cidrhost("192.168.40.0/24", -2)` under a resize
                     matches = resized_matches(data, matches, self.matcher.network_moves, rel,
                                               self.project.root, self.definitions)
+                if rel in self.split_lengths:  # `lan_prefix: 24` in host_vars, `lan_network` in group_vars
+                    matches = split_lengths.held_matches(data, matches, self.split_lengths[rel])
                 if self.matcher.may_hold("formatted", data) and self.matcher.might_format_name(data):
                     # `format("pve%02d", 1)` makes pve01
                     matches = formatted_matches(data, matches, self.matcher.hosts)

@@ -73,3 +73,14 @@ def test_a_wider_network_making_the_resized_one_is_a_residual_and_one_outside_re
     # a: makes the old /24 itself; b: 10.0.48.200, past the new /25's end, refused (in a sweep
     # computed_matches refuses an IPv4 one first, as it did); c: another network, left
     assert found == [('cidrsubnet("10.0.0.0/16", 8, 48)', REASON), ('cidrhost("10.0.0.0/16", 12488)', OUTSIDE)]
+
+
+def test_a_name_holding_the_moved_network_by_one_path_of_several_is_judged(tmp_path: Path) -> None:
+    # t29-33 finding 01: terraform.tfvars sets another network, a module call the moved one
+    (tmp_path / "mod").mkdir()
+    (tmp_path / "mod/terraform.tfvars").write_text('cidr = "10.9.0.0/24"\n')
+    (tmp_path / "main.tf").write_text('module "m" {\n  source = "./mod"\n  cidr = "192.168.40.0/24"\n}\n')
+    data = b'variable "cidr" {}\noutput "o" { value = cidrhost(var.cidr, -2) }\n'
+    (tmp_path / "mod/main.tf").write_bytes(data)
+    found = _decided(data, "192.168.40.0/24", "192.168.40.0/22", rel="mod/main.tf", root=tmp_path)
+    assert found == [("cidrhost(var.cidr, -2)", REASON)]

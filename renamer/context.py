@@ -40,6 +40,7 @@ derived name such as `ana-ml2-1` is not read as a range.
 from __future__ import annotations
 
 import bisect
+import functools
 import ipaddress
 import itertools
 import re
@@ -599,6 +600,7 @@ def _holding(a: re.Match[bytes], b: re.Match[bytes], old: int) -> tuple[int, int
 _ADDRESS_TAIL = re.compile(rb"(?P<word>[a-z]+?)(?:ip|ipaddr|ipaddress|addr|address|ipv4)")
 
 
+@functools.lru_cache(maxsize=4096)
 def _key_kind(key: bytes) -> str | None:
     words = {w.lower() for w in _SEGMENTS.findall(key)}
     # one segment of an end word and an address word: VirtualBox `--lowerip`/`--upperip`, `startaddr`
@@ -721,6 +723,36 @@ def _value_at(data: bytes, start: int) -> bytes:
     return token.group().rstrip(b".:-") if token is not None else b""
 
 
+_KEY_WORD = re.compile(rb"[A-Za-z][A-Za-z0-9_-]{0,40}")
+_NEWLINE = re.compile(rb"\n")
+_NEAREST = 8  # how many of the other end's keys nearest a value are weighed
+
+
+def _key_start_before(data: bytes, start: int) -> int | None:
+    """Where the key stands whose value starts at `start` (`key: v`, `key = "v"`, `"key": "v"`,
+    `<key>v`, `key v`), read back over a few bytes; None where no key word ends there."""
+    i = start
+    if data[i - 1:i] in (b'"', b"'"):
+        i -= 1
+    j = i
+    while j > 0 and data[j - 1] in b" \t":
+        j -= 1
+    if j > 0 and data[j - 1] in b":=>":
+        j -= 1
+        while j > 0 and data[j - 1] in b" \t":
+            j -= 1
+        if data[j - 1:j] in (b'"', b"'"):
+            j -= 1
+    elif j == i:
+        return None
+    k = j
+    while k > 0 and j - k < 41 and data[k - 1] in _KEY_BYTES:
+        k -= 1
+    while k < j and not data[k:k + 1].isalpha():
+        k += 1
+    return k if k < j else None
+
+
 def _one_range(here: bytes, other: bytes, kind: str) -> bool:
     """Can `here` (under a `kind` key) and `other` (under the other end's key) be one range's ends?"""
     if here.lower() == other.lower():
@@ -730,22 +762,37 @@ def _one_range(here: bytes, other: bytes, kind: str) -> bool:
 
 def keyed_ends(data: bytes, ends: Sequence[tuple[int, int]]) -> dict[int, str]:
     """The starts of the values at `ends` (old values found) that are one end of a range written
-    as a key pair (above), each with a note naming the pair's two keys and values."""
+    as a key pair (above), each with a note naming the pair's two keys and values. The file's
+    start and end keys are read once, where a first value stands under one."""
     out: dict[int, str] = {}
+    keyed: list[re.Match[bytes]] | None = None
+    starts: list[int] = []
+    lines: list[int] = []
     for start, _ in ends:
+        key_start = _key_start_before(data, start)
+        word = _KEY_WORD.match(data, key_start) if key_start is not None else None
+        if word is None or _key_kind(word.group()) is None:
+            continue  # no start or end word right before the value: the common case, a few bytes read
         line = data.rfind(b"\n", 0, start) + 1
-        before = _KEY_BEFORE.search(data, max(line, start - 64), start)
+        before = _KEY_BEFORE.match(data, word.start(), start)
         if before is None or (kind := _key_kind(before.group("key"))) is None or not _is_key(data, before):
             continue
+        if keyed is None:  # the file's start and end keys, once
+            keyed = [x for x in _KEYED_VALUE.finditer(data) if _key_kind(x.group("key")) is not None]
+            starts = [x.start("value") for x in keyed]
+            lines = [m.start() for m in _NEWLINE.finditer(data)]
         here = _value_at(data, start)
-        low, high = max(0, start - _NEAR), min(len(data), start + _NEAR)
-        partners = [x for x in _KEYED_VALUE.finditer(data, low, high)
-                    if x.start("value") != start and _key_kind(x.group("key")) not in (None, kind)
-                    and _is_key(data, x)]
-        partners = [x for x in partners if _one_range(here, _value_at(data, x.start("value")), kind)]
-        if not partners:
+        window = keyed[bisect.bisect_left(starts, start - _NEAR):bisect.bisect_right(starts, start + _NEAR)]
+        # the other end's key: the nearest few of the other kind, ranked as _keyed_pair ranks them
+        others = sorted((x for x in window if x.start("value") != start
+                         and _key_kind(x.group("key")) not in (None, kind)),
+                        key=lambda x: abs(x.start("value") - start))[:_NEAREST]
+        candidates = sorted((x for x in others if _is_key(data, x)),
+                            key=lambda x: _partner_rank(data, line, before.start(), x, start))
+        partner = next((x for x in candidates if _one_range(here, _value_at(data, x.start("value")), kind)),
+                       None)
+        if partner is None:
             continue
-        partner = min(partners, key=lambda x: _partner_rank(data, line, before.start(), x, start))
         keys = (before.group("key"), partner.group("key"))
         if not {w.lower() for key in keys for w in _SEGMENTS.findall(key)} - {b"from", b"to"}:
             first = min(before.start(), partner.start())
@@ -753,7 +800,7 @@ def keyed_ends(data: bytes, ends: Sequence[tuple[int, int]]) -> dict[int, str]:
             if not has_range_word(near) and _FROM_TO_PARENT.search(near) is None:
                 continue
         other = _value_at(data, partner.start("value"))
-        at = data.count(b"\n", 0, partner.start()) + 1
+        at = bisect.bisect_left(lines, partner.start()) + 1
         out[start] = (f"{before.group('key').decode(errors='replace')}: {here.decode(errors='replace')} and "
                       f"{partner.group('key').decode(errors='replace')}: {other.decode(errors='replace')} "
                       f"(line {at}) are the two ends of one range")

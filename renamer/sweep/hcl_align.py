@@ -21,6 +21,7 @@ as fmt does.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -207,7 +208,8 @@ class _Edited:
 
     def __init__(self, data: bytes, edits: Sequence[Edit]) -> None:
         self.data = data
-        self.edits = sorted(edits, key=lambda e: e.start)
+        self.edits = sorted(edits, key=lambda e: e.start)  # none overlapping: their ends sorted too
+        self.starts = [e.start for e in self.edits]
 
     @staticmethod
     def _inside(edit: Edit, start: int, end: int) -> bool:
@@ -215,14 +217,19 @@ class _Edited:
             return start <= edit.start < end
         return edit.start < end and start < edit.end
 
+    def _near(self, start: int, end: int) -> list[Edit]:
+        """The edits that may stand in start:end (one before it may reach into it)."""
+        first = max(bisect.bisect_left(self.starts, start) - 1, 0)
+        return self.edits[first:bisect.bisect_left(self.starts, end)]
+
     def reaches(self, start: int, end: int) -> bool:
-        return any(self._inside(e, start, end) for e in self.edits)
+        return any(self._inside(e, start, end) for e in self._near(start, end))
 
     def text(self, start: int, end: int) -> bytes | None:
         """data[start:end] after the edits in it; None where an edit crosses its edge."""
         out = bytearray()
         at = start
-        for e in self.edits:
+        for e in self._near(start, end):
             if not self._inside(e, start, end):
                 continue
             if e.start < start or e.end > end:

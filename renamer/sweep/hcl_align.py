@@ -307,6 +307,12 @@ def _runs(lines: list[_Line], has: Callable[[_Line], bool]) -> list[list[_Line]]
     return runs
 
 
+def is_alignment(data: bytes, edit: Edit) -> bool:
+    """Is `edit` one of realign's: blanks for blanks (a rename never edits blanks alone)?"""
+    return (edit.start < edit.end and not data[edit.start:edit.end].strip(b" \t")
+            and bool(edit.new) and not edit.new.strip(b" "))
+
+
 def aligned(found: FileResult, data: bytes) -> FileResult:
     """`found` with the blank edits that keep its aligned runs aligned."""
     if not found.path.endswith(SUFFIXES) or not found.edits or found.created:

@@ -111,8 +111,10 @@ def _check_derived_many_to_one(section: dict[str, Any], pairs: list[tuple[str, s
     `web02.lab: app01.lab` (or `db01: app01-db`) two old names become one: refused at load as a
     direct many-to-one is, unless the derived name is listed as a rename of its own and the two
     as an intended merge. An FQDN counts where the other old name stands in the same domain
-    (`web02.lab` beside `web01.lab`); a move to another domain leaves none there. Names compare
-    in any case (DNS)."""
+    (`web02.lab` beside `web01.lab`), and where another machine moves into a domain
+    (`web02.ana.lan: app01.fv.lan`: `web01.fv.lan` would become `app01.fv.lan` too, and the short
+    name app01 would name two machines there); one machine's own move to another domain
+    (`web01.ana.lan: app01.fv.lan`) derives none. Names compare in any case (DNS)."""
     olds = {old.lower() for old, _ in pairs}
     separators = (".", "-") if derived else (".",)
     for old, new in pairs:
@@ -125,15 +127,20 @@ def _check_derived_many_to_one(section: dict[str, Any], pairs: list[tuple[str, s
                 follows = old + sep + tail
                 if follows.lower() == other.lower() or follows.lower() in olds:
                     continue  # the derived name is the other rename itself, or a rename of its own
-                if sep == "." and not other.lower().endswith("." + tail.lower()):
-                    continue  # a move to another domain (`ana-ml2.ana.lan: fv-ml1.fv.lan`): the FQDN
-                    # web01 would carry there (`ana-ml2.fv.lan`) is no name of the old domain
+                moved = sep == "." and not other.lower().endswith("." + tail.lower())
+                if moved and other.split(".", 1)[0].lower() == old.lower():
+                    continue  # one machine moved to another domain (`ana-ml2: fv-ml1` beside
+                    # `ana-ml2.ana.lan: fv-ml1.fv.lan`): the FQDN it carries there is its own
                 how = "the FQDN" if sep == "." else "a derived name (derived_names: true)"
+                if moved:  # another machine moved into the domain (t28 finding 11, the rest)
+                    how = f"the FQDN in {other_new.split('.', 1)[1]}, where {shown(other)} moves,"
                 problems.add(section["hosts"], other, f"renames.hosts.{other}",
                              f"{shown(other)} and {shown(follows)} ({how} of {shown(old)}: {shown(new)}) "
                              f"both become {shown(other_new)}: two old values cannot become one unless "
                              f"listed as an intended merge (add {follows}: {other_new} under renames.hosts "
-                             f"and renames.merges: {{{other_new}: [{follows}, {other}]}})")
+                             f"and renames.merges: {{{other_new}: [{follows}, {other}]}})"
+                             + (f"; for two machines of one short name in two domains, rename {old} by its "
+                                "FQDN instead of its short name" if moved else ""))
                 return
 
 

@@ -40,6 +40,7 @@ derived name such as `ana-ml2-1` is not read as a range.
 from __future__ import annotations
 
 import bisect
+import functools
 import ipaddress
 import itertools
 import re
@@ -54,7 +55,10 @@ from renamer import work
 # round 21, finding 5: `10.0.0.70&ndash;74`, `web01 − web05` had one end rewritten).
 # The hyphens U+2010 and U+2011, the full-width tilde U+FF5E and the wave dash U+301C (Japanese
 # ranges), a Markdown-escaped hyphen `\-` (pandoc) and three dots join them too (t28, finding 05).
-_DASHES = (rb"\xe2\x80[\x90-\x95\xa6]|\xe2\x88\x92|\xef\xbd\x9e|\xe3\x80\x9c|\\-"
+# U+2025 two-dot leader, U+22EF midline ellipsis, U+2053 swung dash, U+2E3A/2E3B two- and
+# three-em dashes, U+FE58 small em dash, U+FE63 small and U+FF0D full-width hyphen-minus (f30-left).
+_DASHES = (rb"\xe2\x80[\x90-\x95\xa5\xa6]|\xe2\x88\x92|\xef\xbd\x9e|\xe3\x80\x9c|\\-"
+           rb"|\xe2\x8b\xaf|\xe2\x81\x93|\xe2\xb8[\xba\xbb]|\xef\xb9[\x98\xa3]|\xef\xbc\x8d"
            rb"|&(?:ndash|mdash|minus|hellip);"
            rb"|&#(?:8208|8209|8210|8211|8212|8213|8722|8230|x201[0-5]|x2212|x2026);")
 _TIGHT = rb"(?:-|" + _DASHES + rb"|\.\.\.?|~)"  # -, the dashes, .., ..., ~
@@ -71,7 +75,9 @@ _SPACED = (rb"(?:[ \t]*,[ \t]*" + _ELLIPSIS + rb"[ \t]*,[ \t]*"
 # Every range has a digit right before its separator (a code span's or emphasis' mark between them at
 # most), or a brace set: a file without one (most files, and any file dense with plain references) is
 # never searched rule by rule.
-RANGE_HINT = re.compile(rb"[0-9][`*_'\")\]]{0,4}[ \t]*(?:-|~|\.\.|\\-|\xe2\x80[\x90-\x95\xa6]|\xe2\x88\x92"
+RANGE_HINT = re.compile(rb"[0-9](?:[`*_'\")\]]|\xe2\x80[\x99\x9d\xba]|\xc2\xbb|\xe3\x80\x8d){0,4}[ \t]*"
+                        rb"(?:-|~|\.\.|\\-|\xe2\x80[\x90-\x95\xa5\xa6]|\xe2\x88\x92"
+                        rb"|\xe2\x8b\xaf|\xe2\x81\x93|\xe2\xb8[\xba\xbb]|\xef\xb9[\x98\xa3]|\xef\xbc\x8d"
                         rb"|\xef\xbd\x9e|\xe3\x80\x9c|&[#a-z]|,[ \t]*(?:\xe2|\.\.\.|&)"
                         rb"|[ \t]+(?:to|through|thru|until|till|up[ \t]+to|and|-)[ \t])"
                         rb"|[0-9.A-Za-z_-]\{[0-9]")
@@ -80,8 +86,11 @@ RANGE_HINT = re.compile(rb"[0-9][`*_'\")\]]{0,4}[ \t]*(?:-|~|\.\.|\\-|\xe2\x80[\
 # element (`<code>web01</code>&ndash;<code>web05</code>`: break-it round 21, finding 5)
 _ELEMENT = rb"code|kbd|samp|tt|b|strong|em|i"
 # (reStructuredText's double backticks and parentheses too: t28, finding 05)
-_CLOSE = rb"(?:``|`|\*\*|\*|__|_|'|\"|\]\([^()\s]{0,200}\)|\]|\)|</(?:" + _ELEMENT + rb")>|>)?"
-_OPEN = rb"(?:``|`|\*\*|\*|__|_|'|\"|\[|\(|<(?:" + _ELEMENT + rb")>|<)?"
+# (typographic quotes and guillemets too: ‘’ “” «» ‹› 「」, f30-left)
+_QUOTES = rb"\xe2\x80[\x98\x99\x9c\x9d\xb9\xba]|\xc2[\xab\xbb]|\xe3\x80[\x8c\x8d]"
+_CLOSE = (rb"(?:``|`|\*\*|\*|__|_|'|\"|" + _QUOTES + rb"|\]\([^()\s]{0,200}\)|\]|\)|</(?:" + _ELEMENT
+          + rb")>|>)?")
+_OPEN = rb"(?:``|`|\*\*|\*|__|_|'|\"|" + _QUOTES + rb"|\[|\(|<(?:" + _ELEMENT + rb")>|<)?"
 RangeKind = Literal["host", "address"]  # ranges are of host names or addresses
 # What joins a member to the shorthand members after it (`10.0.20.21  # or .22`, `web01, 02 and
 # 03`, `web01/02`, `10.0.20.21 & .22`): a set written as one name and abbreviated others.
@@ -379,8 +388,10 @@ _STARTED = tuple(re.compile(word + rb"[a-z0-9_-]{0,40}" + _KEY_SEP + rb"(?P<valu
                  for word in _START_WORDS if not any(word != w and word.startswith(w) for w in _START_WORDS))
 _KEYED = re.compile(rb"(?P<key>[A-Za-z][A-Za-z0-9_-]{0,40})" + _KEY_SEP + rb"(?P<value>" + _V4 + rb")")
 _SEGMENTS = re.compile(rb"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-_STARTS = frozenset(_START_WORDS)
-_ENDS = frozenset({b"end", b"stop", b"last", b"to", b"high", b"upper", b"max", b"maximum"})
+# `lo`/`hi` name a range's ends as a key's word (`lo: 10.0.0.70` / `hi: 10.0.0.74`, t28 finding 05),
+# never looked for alone: a key pair is read from a value the matcher found (keyed_ends)
+_STARTS = frozenset((*_START_WORDS, b"lo"))
+_ENDS = frozenset({b"end", b"stop", b"last", b"to", b"high", b"hi", b"upper", b"max", b"maximum"})
 _NEAR = 400  # how far apart the two keys of one range may stand (one record)
 
 
@@ -589,6 +600,7 @@ def _holding(a: re.Match[bytes], b: re.Match[bytes], old: int) -> tuple[int, int
 _ADDRESS_TAIL = re.compile(rb"(?P<word>[a-z]+?)(?:ip|ipaddr|ipaddress|addr|address|ipv4)")
 
 
+@functools.lru_cache(maxsize=4096)
 def _key_kind(key: bytes) -> str | None:
     words = {w.lower() for w in _SEGMENTS.findall(key)}
     # one segment of an end word and an address word: VirtualBox `--lowerip`/`--upperip`, `startaddr`
@@ -664,8 +676,10 @@ _JOINED = (rb"(?:[ \t]*(?:" + _DASHES + rb"|\.\.|~)[ \t]*|-|[ \t]+--?[ \t]+"
 _AFTER = re.compile(_CLOSE + _JOINED + _OPEN + rb"(?P<other>" + _V4_BARE + rb")", re.IGNORECASE)
 _BEFORE = re.compile(rb"(?<![0-9A-Za-z.])(?P<other>" + _V4_BARE + rb")" + _CLOSE + _JOINED + _OPEN + rb"\Z",
                      re.IGNORECASE)
-_BEFORE_SKIP = frozenset(b" \t`*_'\"[<")  # blanks and an end's dressing, before it
-_BEFORE_LAST = frozenset(b"-~.\x93\x94\xa6hHuUlLoOdD")  # the last byte of a joiner (`through`, `and`)
+# blanks and an end's dressing, before it (a typographic quote's bytes too)
+_BEFORE_SKIP = frozenset(b" \t`*_'\"[<\xe2\xe3\xc2\x80\x98\x99\x9c\x9d\xb9\xba\xab\xbb\x8c\x8d")
+# the last byte of a joiner (`through`, `and`, the dashes)
+_BEFORE_LAST = frozenset(b"-~.\x90\x91\x92\x93\x94\x95\xa5\xa6\xaf\xa3hHuUlLoOdD")
 _ADDRESS_END = re.compile(rb"(?![0-9]|\.[0-9])")
 
 
@@ -680,13 +694,116 @@ def joined_ends(data: bytes, ends: Sequence[tuple[int, int]]) -> set[int]:
             out.add(start)
             continue
         i = start - 1
-        while i >= 0 and start - i <= 4 and data[i] in _BEFORE_SKIP:
+        while i >= 0 and start - i <= 8 and data[i] in _BEFORE_SKIP:
             i -= 1
         if i >= 0 and data[i] in _BEFORE_LAST:  # a joiner's last byte: the one costly search
             before = _BEFORE.search(data, max(0, start - 48), start)
             if before is not None and before.group("other") != data[start:end] \
                     and (before.group("and") is None or _between(data, before.start("other"))):
                 out.add(start)
+    return out
+
+
+# -- ends written as a key pair, whatever they spell -------------------------------------------------
+# `{min: web01, max: web05}`, `lo: 10.0.0.70` / `hi: 10.0.0.74`, `"first": "web01", "last": "web05"`,
+# `begin = "web01"` / `end = "web05"` (YAML flow and block maps, JSON, TOML, HCL, INI sections): an
+# old value under a start key (_key_kind: min, lo, low, begin, first, start, from...) beside an end
+# key's value (max, hi, high, end, last, stop, to...) within one record is a range's end where the
+# two values can be one range's ends (_same_kind: two numbered names of one stem and domain, or two
+# addresses, the lower first), host names as well as addresses (break-it round 22, finding 05).
+# `from`/`to` alone name ends only under a range word or a key of addresses kept out of use, as for
+# _keyed_pair. Read from the matches, so a file is looked at only around an old value.
+_VALUE_TOKEN = re.compile(rb"[A-Za-z0-9][A-Za-z0-9._:-]*")
+_KEYED_VALUE = re.compile(rb"(?P<key>[A-Za-z][A-Za-z0-9_-]{0,40})" + _KEY_SEP
+                          + rb"(?P<value>[A-Za-z0-9][A-Za-z0-9._:-]*)")
+
+
+def _value_at(data: bytes, start: int) -> bytes:
+    token = _VALUE_TOKEN.match(data, start)
+    return token.group().rstrip(b".:-") if token is not None else b""
+
+
+_KEY_WORD = re.compile(rb"[A-Za-z][A-Za-z0-9_-]{0,40}")
+_NEWLINE = re.compile(rb"\n")
+_NEAREST = 8  # how many of the other end's keys nearest a value are weighed
+
+
+def _key_start_before(data: bytes, start: int) -> int | None:
+    """Where the key stands whose value starts at `start` (`key: v`, `key = "v"`, `"key": "v"`,
+    `<key>v`, `key v`), read back over a few bytes; None where no key word ends there."""
+    i = start
+    if data[i - 1:i] in (b'"', b"'"):
+        i -= 1
+    j = i
+    while j > 0 and data[j - 1] in b" \t":
+        j -= 1
+    if j > 0 and data[j - 1] in b":=>":
+        j -= 1
+        while j > 0 and data[j - 1] in b" \t":
+            j -= 1
+        if data[j - 1:j] in (b'"', b"'"):
+            j -= 1
+    elif j == i:
+        return None
+    k = j
+    while k > 0 and j - k < 41 and data[k - 1] in _KEY_BYTES:
+        k -= 1
+    while k < j and not data[k:k + 1].isalpha():
+        k += 1
+    return k if k < j else None
+
+
+def _one_range(here: bytes, other: bytes, kind: str) -> bool:
+    """Can `here` (under a `kind` key) and `other` (under the other end's key) be one range's ends?"""
+    if here.lower() == other.lower():
+        return False  # one machine at both ends: renamed at both
+    return _same_kind(here, other) if kind == "start" else _same_kind(other, here)
+
+
+def keyed_ends(data: bytes, ends: Sequence[tuple[int, int]]) -> dict[int, str]:
+    """The starts of the values at `ends` (old values found) that are one end of a range written
+    as a key pair (above), each with a note naming the pair's two keys and values. The file's
+    start and end keys are read once, where a first value stands under one."""
+    out: dict[int, str] = {}
+    keyed: list[re.Match[bytes]] | None = None
+    starts: list[int] = []
+    lines: list[int] = []
+    for start, _ in ends:
+        key_start = _key_start_before(data, start)
+        word = _KEY_WORD.match(data, key_start) if key_start is not None else None
+        if word is None or _key_kind(word.group()) is None:
+            continue  # no start or end word right before the value: the common case, a few bytes read
+        line = data.rfind(b"\n", 0, start) + 1
+        before = _KEY_BEFORE.match(data, word.start(), start)
+        if before is None or (kind := _key_kind(before.group("key"))) is None or not _is_key(data, before):
+            continue
+        if keyed is None:  # the file's start and end keys, once
+            keyed = [x for x in _KEYED_VALUE.finditer(data) if _key_kind(x.group("key")) is not None]
+            starts = [x.start("value") for x in keyed]
+            lines = [m.start() for m in _NEWLINE.finditer(data)]
+        here = _value_at(data, start)
+        window = keyed[bisect.bisect_left(starts, start - _NEAR):bisect.bisect_right(starts, start + _NEAR)]
+        # the other end's key: the nearest few of the other kind, ranked as _keyed_pair ranks them
+        others = sorted((x for x in window if x.start("value") != start
+                         and _key_kind(x.group("key")) not in (None, kind)),
+                        key=lambda x: abs(x.start("value") - start))[:_NEAREST]
+        candidates = sorted((x for x in others if _is_key(data, x)),
+                            key=lambda x: _partner_rank(data, line, before.start(), x, start))
+        partner = next((x for x in candidates if _one_range(here, _value_at(data, x.start("value")), kind)),
+                       None)
+        if partner is None:
+            continue
+        keys = (before.group("key"), partner.group("key"))
+        if not {w.lower() for key in keys for w in _SEGMENTS.findall(key)} - {b"from", b"to"}:
+            first = min(before.start(), partner.start())
+            near = data[max(0, first - 200):first]
+            if not has_range_word(near) and _FROM_TO_PARENT.search(near) is None:
+                continue
+        other = _value_at(data, partner.start("value"))
+        at = bisect.bisect_left(lines, partner.start()) + 1
+        out[start] = (f"{before.group('key').decode(errors='replace')}: {here.decode(errors='replace')} and "
+                      f"{partner.group('key').decode(errors='replace')}: {other.decode(errors='replace')} "
+                      f"(line {at}) are the two ends of one range")
     return out
 
 

@@ -65,6 +65,7 @@ from renamer.context import (
     find_ranges,
     find_sets,
     joined_ends,
+    keyed_ends,
     range_rule,
     table_ends,
 )
@@ -1500,18 +1501,26 @@ def _in_path(data: bytes, start: int, end: int) -> bool:
 
 def _paired(data: bytes, matches: list[Match]) -> list[Match]:
     """Old values that are one end of a range whatever the other end spells: two IPv4 addresses
-    joined as a range (`10.0.39.200 - 10.0.40.11`, `between A and B`, `A up to B`), and a value in
-    a table's start or end column (`name,start,end`, `| pool | first | last |`): refused `range`."""
-    open_ = [m for m in matches if m.refused is None and m.kind in ("host", "address")]
-    if not open_:
+    joined as a range (`10.0.39.200 - 10.0.40.11`, `between A and B`, `A up to B`), a value in
+    a table's start or end column (`name,start,end`, `| pool | first | last |`), and a value under
+    a start or end key beside the other end's (`{min: web01, max: web05}`, `lo:`/`hi:`): refused
+    `range`, a key pair's with a note naming both keys and ends (also where the declared ranges
+    refused it already)."""
+    hosts = ("host", "address")
+    open_ = [m for m in matches if m.refused is None and m.kind in hosts]
+    ranged = [m for m in matches if m.refused == "range" and m.note is None and m.kind in hosts]
+    if not open_ and not ranged:
         return matches
     v4 = [(m.start, m.end) for m in open_ if m.kind == "address" and ":" not in m.old]
     ends = joined_ends(data, v4) if v4 else set()
-    ends |= table_ends(data, lambda: [(m.start, m.end) for m in open_])
-    if not ends:
+    ends |= table_ends(data, lambda: [(m.start, m.end) for m in open_]) if open_ else set()
+    keyed = keyed_ends(data, [(m.start, m.end) for m in (*open_, *ranged) if m.start not in ends])
+    if not ends and not keyed:
         return matches
-    return [replace(m, refused="range") if m.start in ends and m.refused is None
-            and m.kind in ("host", "address") else m for m in matches]
+    return [replace(m, refused="range", note=keyed.get(m.start, m.note))
+            if m.kind in hosts and ((m.refused is None and (m.start in ends or m.start in keyed))
+                                    or (m.refused == "range" and m.note is None and m.start in keyed))
+            else m for m in matches]
 
 
 def _with_address_patterns(matches: list[Match], decided: list[address_patterns.Decision]) -> list[Match]:

@@ -26,6 +26,7 @@ from renamer.classify import literal_pattern
 from renamer.formats import Format, format_of
 from renamer.masking import mask_line
 from renamer.moved_tags import tagged_moves
+from renamer.sweep import hcl_align
 from renamer.sweep.lines import is_utf8
 from renamer.sweep.model import KEPT, RESIDUAL, Edit, FileResult, Reference, apply_edits
 from renamer.sweep.moved_files import MOVED_FILE
@@ -86,6 +87,8 @@ def hunks(plan: Plan, read: dict[str, bytes]) -> list[Hunk]:
             if edit is not serial and not _moved_block(change.path, edit):
                 by_line.setdefault(bisect.bisect_right(starts, edit.start) - 1, []).append(edit)
         for index in sorted(by_line):
+            if all(hcl_align.is_alignment(data, e) for e in by_line[index]):
+                continue  # terraform fmt's blanks: no question, they follow the answers (reduce)
             start, end = starts[index], _line_end(data, starts, index)
             line = data[start:end]
             shifted = [Edit(e.start - start, e.end - start, e.new) for e in by_line[index]]
@@ -148,7 +151,7 @@ def reduce(plan: Plan, read: dict[str, bytes], choices: Choices, marker: str,
             files.append(found)
             continue
         data = read.get(found.path, b"")
-        changed = _reduced(found, data, choices, marker, rules)
+        changed = hcl_align.aligned(_reduced(found, data, choices, marker, rules), data)
         if changed.edits and found.edits and len(changed.edits) != len(found.edits):
             problem = _partial_problem(found.path, data, apply_edits(data, changed.edits))
             if problem:
@@ -165,8 +168,8 @@ def _reduced(found: FileResult, data: bytes, choices: Choices, marker: str,
     serial = _serial_edit(found, data)
     edits, any_record = [], False
     for edit in found.edits:
-        if edit is serial:
-            continue
+        if edit is serial or hcl_align.is_alignment(data, edit):
+            continue  # the blanks are aligned again over the edits kept (reduce)
         if _moved_block(found.path, edit):
             edits.append(edit)  # decided with the rename it records (_moved_blocks_follow)
             continue

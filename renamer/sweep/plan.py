@@ -19,6 +19,7 @@ from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.compose_search import compose_searches
 from renamer.sweep.content import read_content, read_scanned
 from renamer.sweep.folders import FolderMove, located, merging, named, plan_folders, splitting
+from renamer.sweep.hcl_align import align_scan
 from renamer.sweep.held_paths import follow_held_paths
 from renamer.sweep.helm_tails import helm_compositions
 from renamer.sweep.kube_fates import one_fate
@@ -231,6 +232,8 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
         scan = replace(scan, files=files)
     if options is not None and options.allow_identity:  # a Service and its `.svc` names: one fate
         scan = one_fate(project, scan)
+    with debug.timed("hcl alignment"):  # terraform fmt's aligned `=` and comments (round 22, #12)
+        scan = align_scan(project.root, scan, project.config.max_file_size)
     with debug.timed("pins"):  # after the anchors: their edits change the bytes too
         # the pins a commit of this move left stale too (pins_history.py): a second sweep reports
         # what verify would, and --update-pins after the commit still updates them

@@ -747,6 +747,7 @@ def unexplained(root: Path, run: MoveRun, renames: Renames) -> list[Refusal]:
 
 _SWEPT_ROLES = ("renames", "rewrite", "blame-ignore")  # the sweep's edits only (not `decisions`)
 _DIGITS = re.compile(rb"[0-9]+")
+_BLANKS = re.compile(rb"[ \t]+")
 
 
 def _needles(renames: Renames) -> tuple[bytes, ...]:
@@ -792,6 +793,9 @@ def _unexplained_lines(values: tuple[bytes, ...], was: bytes, now: bytes, path: 
             continue  # a number moved on (a zone's SOA serial)
         if any(value in line.lower() for line in [*old_lines, *lines] for value in values):
             continue
+        if i2 - i1 == j2 - j1 and all(_BLANKS.sub(b"", a) == _BLANKS.sub(b"", b)
+                                      for a, b in zip(old_lines, lines, strict=True)):
+            continue  # blanks alone: terraform fmt's alignment the move kept (sweep/hcl_align.py)
         number = j1 + 1 if j2 > j1 else min(j1 + 1, max(len(after), 1))
         shown = _shown(lines[0]) if lines else _shown(old_lines[0]) + " (removed)"
         out.append(Refusal(path, number, "unexplained",

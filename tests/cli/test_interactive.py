@@ -170,3 +170,24 @@ def test_a_declined_label_writes_no_moved_block(repo, run) -> None:
     assert not (root / "moved.tf").exists()  # no block for a rename nobody made
     verified = run(root, "verify")
     assert verified.exit_code == 1 and "main.tf:1" in verified.stdout + verified.stderr
+
+
+ALIGNED = ('locals {\n  a = {\n    ana-ml2 = "x"\n    db      = "y"\n  }\n  b = {\n    "ana-ml2" = "x"\n'
+           '    "db"      = "y"\n  }\n}\n')
+
+
+def test_terraform_fmt_s_blanks_follow_the_answers_and_are_no_question(repo, run) -> None:
+    """t28 finding 12 in the interactive sweep: the sweep re-aligns an aligned HCL run a rename of
+    another length reaches (sweep/hcl_align.py). Those blanks are no question of their own: the
+    run a "y" renames is aligned again, the run an "n" keeps is left as it was."""
+    root = repo({"main.tf": ALIGNED}, allowlist=ALL_CURRENT)
+    term = _session(root)
+    first = term.expect(PROMPT).replace("\r\n", "\n")
+    assert "(1/2) main.tf:3" in first and "+    fv-ml1 = \"x\"" in first, first  # db's line is no question
+    term.send("y")
+    term.expect(PROMPT)
+    term.send("n")
+    assert term.wait() == 0, term.text
+    assert term.text.count(PROMPT) == 2, term.text  # two renamed lines, two questions
+    assert (root / "main.tf").read_text() == ALIGNED.replace("    ana-ml2 = ", "    fv-ml1 = ").replace(
+        "    db      = ", "    db     = ")

@@ -6,15 +6,15 @@
     rewritten: the script still defaulted to the old host. Bash itself reads the result.
 05. Ranges in more dress had one end rewritten: rst double backticks, `...`, a Markdown-escaped
     hyphen, an abbreviated end after a spaced dash or `to`, parenthesised ends, U+2010/U+2011,
-    U+FF5E/U+301C: now `range` residuals (key pairs `min:`/`max:`, `lo:`/`hi:` are not: see
-    docs/reliability.md's known gaps).
+    U+FF5E/U+301C: now `range` residuals (key pairs `min:`/`max:`, `lo:`/`hi:`: tests/cli/test_keyed_ranges.py).
 06. A renamed key meeting a standing one was only warned (written, exit 0) in a Python dict, a
     one-line PHP array, Jsonnet, Ruby, Lua or Perl list, and OpenWrt UCI sections: now refused.
 07. A name split by PowerShell's backtick, cmd.exe's caret or a Dockerfile's `# escape=` mark
     was never read: now a `split` residual.
 19. A brace set glued to an old name (`web01{,-bmc}`) had its head rewritten: it named app01-bmc.
 11. Two machines made one name through a derived rename (an FQDN that follows its short name,
-    `derived_names`) were never refused: now refused at load (exit 2) as a direct many-to-one is.
+    `derived_names`, another machine moved into the domain) were never refused: now refused at
+    load (exit 2) as a direct many-to-one is.
 23. An interface's own address renamed into another network beside its stanza's gateway (netplan
     `via:`/`gateway4:`, ifupdown `gateway`) was rewritten silently: now a `gateway` residual.
 18. Redis RESP (`$17\r\n...`) and netstring (`17:...,`) lengths stayed while the string changed.
@@ -235,6 +235,13 @@ def test_a_mark_of_another_reader_joins_nothing(path: str, text: str, repo: Repo
     pytest.param("hosts: {web01: app01, WEB02.lab: App01.lab}", "", ("WEB02.lab", "web01.lab"), id="any-case"),
     pytest.param("hosts: {web01: app01, db01: app01-db}", "derived_names: true", ("db01", "web01-db"),
                  id="derived-names"),
+    # another machine moved into a domain: web01.fv.lan would follow web01 there (f30-left; was loaded)
+    pytest.param("hosts: {web01: app01, web02.ana.lan: app01.fv.lan}", "", ("web02.ana.lan", "web01.fv.lan"),
+                 id="into-another-domain"),
+    pytest.param("hosts: {web01: app01, web02.site.ana.lan: app01.fv.lan.example}", "",
+                 ("web02.site.ana.lan", "web01.fv.lan.example"), id="into-another-longer-domain"),
+    pytest.param("hosts: {WEB01: app01, web02.ana.lan: APP01.fv.lan}", "", ("web02.ana.lan", "WEB01.fv.lan"),
+                 id="into-another-domain-any-case"),
 ])
 def test_a_merge_through_a_derived_rename_is_refused_at_load(renames: str, options: str, named: tuple[str, str],
                                                              repo: Repo, run: Run) -> None:
@@ -255,6 +262,9 @@ def test_a_merge_through_a_derived_rename_is_refused_at_load(renames: str, optio
     pytest.param("hosts: {web01: app01, web01-db: app01-db}", "derived_names: true", id="the-derived-name-itself"),
     pytest.param("hosts: {web01: app01, web02.lab: app01.lab, web01.lab: app01.lab}, "
                  "merges: {app01.lab: [web01.lab, web02.lab]}", "", id="the-advice-followed"),
+    # one machine's own move to another domain derives no other machine's name there
+    pytest.param("hosts: {web01: app01, web01.ana.lan: app01.fv.lan}", "", id="its-own-move-to-another-domain"),
+    pytest.param("hosts: {web01.lab: app01.lab, web02.ana.lan: app01.fv.lan}", "", id="the-fqdn-renamed-alone"),
 ])
 def test_a_derived_rename_that_merges_nothing_loads(renames: str, options: str, repo: Repo, run: Run) -> None:
     root = repo({"check.sh": "ssh web01.lab uptime\n"}, config=_config(renames, options), allowlist=CURRENT_ALL)

@@ -60,7 +60,7 @@ MOVES = [
     pytest.param(
         {"main.tf": X % "{\n    pug = { size = 1 }\n    rex = { size = 2 }\n  }" + READ},
         {
-            "main.tf": (X % "{\n    wolf = { size = 1 }\n    rex = { size = 2 }\n  }").replace(
+            "main.tf": (X % "{\n    wolf = { size = 1 }\n    rex  = { size = 2 }\n  }").replace(
                 'input    = "x"\n}\n', 'input    = "x"\n}' + MOVED_X + "\n"
             )
             + READ.replace('"pug"', '"wolf"')
@@ -245,7 +245,7 @@ MOVES = [
             # main.tf holds no old value, so the sweep does not read it: the block goes after the
             # variable's, in a file of the same module
             "variables.tf": 'variable "hosts" {\n  default = {\n    wolf = { ip = "10.1.0.5", on = true }\n'
-            '    rex = { ip = "10.0.0.6", on = false }\n  }\n}' + MOVED_X + "\n",
+            '    rex  = { ip = "10.0.0.6", on = false }\n  }\n}' + MOVED_X + "\n",
         },
         id="a-filtered-for-over-a-variable",
     ),

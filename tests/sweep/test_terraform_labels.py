@@ -105,7 +105,9 @@ def _swept(root: Path, run: Callable[..., Result]) -> None:
 MOVES = [
     pytest.param({"main.tf": REPORT, "mod/main.tf": MOD}, {"main.tf": REPORT_AFTER}, id="the-report"),
     pytest.param({"main.tf": INDEXED}, {"main.tf": INDEXED_AFTER}, id="indexes-interpolations-import-chain"),
-    pytest.param(NESTED, {"main.tf": NESTED["main.tf"].replace("pug", "wolf").replace("10.0.0.5", "10.1.0.5"),
+    # `wolf   =` beside `source =`: terraform fmt's alignment kept (round 22, finding 12)
+    pytest.param(NESTED, {"main.tf": NESTED["main.tf"].replace("pug    =", "wolf   =").replace("pug", "wolf")
+                          .replace("10.0.0.5", "10.1.0.5"),
                           "modules/net/variables.tf": NESTED["modules/net/variables.tf"].replace("pug", "wolf"),
                           "modules/net/outputs.tf": NESTED["modules/net/outputs.tf"].replace("pug", "wolf")},
                  id="nested-module-variable-and-output"),
@@ -132,7 +134,7 @@ MOVES = [
                  {"main.tf.json": json.dumps({"variable": {"wolf": {"type": "string"}},
                                               "output": {"v": {"value": "${var.wolf}"}}}, indent=2) + "\n",
                   "other.tf": 'output "w" {\n  value = var.wolf\n}\n',
-                  "caller/main.tf": 'module "m" {\n  source = "../"\n  wolf    = "a"\n}\n'},
+                  "caller/main.tf": 'module "m" {\n  source = "../"\n  wolf   = "a"\n}\n'},
                  id="tf-json-variable"),
 ]
 

@@ -7,6 +7,7 @@ near-miss, so verify never shares a blind spot with the sweep.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -91,12 +92,16 @@ class LoosePass:
 
     def _holds(self, data: bytes, folded: bytes) -> bool:
         """A needle in the folded bytes; only a file with escapes is folded again without them."""
-        if any(n in folded for n in self.needles):
+        if self._anchors.holds(folded):
             return True
         if b"\\" not in data and b"[" not in data:
             return False
-        bare = folded.translate(None, _ESCAPES)
-        return any(n in bare for n in self.needles)
+        return self._anchors.holds(folded.translate(None, _ESCAPES))
+
+    def holds_bare(self, bare: bytes) -> bool:
+        """Does `bare` (fold_and_bare's copy of a file) hold a needle? One scan where hyperscan
+        runs (the anchors' database: every needle, so the same answer as an `in` per needle)."""
+        return self._anchors.holds(bare)
 
     def find(self, data: bytes, taken: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int, str, str]]:
         """(start, end, spelling found, old value it resembles) for each loose hit.
@@ -165,6 +170,21 @@ class Anchors:
             found.add(end - lengths[token])
         database.scan(folded, match_event_handler=report)
         return sorted(found)
+
+    def holds(self, folded: bytes) -> bool:
+        """Does `folded` hold any of the tokens? (`any(t in folded ...)`: 600 `in` tests a file
+        under 50 renames, where one scan, stopped at the first match, answers the same.)"""
+        database = self._compiled() if self._native else None
+        if database is None:
+            return any(token in folded for token in self.tokens)
+        found: list[int] = []
+
+        def report(token: int, _start: int, _end: int, _flags: int, _context: object) -> bool:
+            found.append(token)
+            return True  # one is enough: stop the scan
+        with contextlib.suppress(hyperscan.ScanTerminated):
+            database.scan(folded, match_event_handler=report)
+        return bool(found)
 
     def _compiled(self) -> Any:
         if self._database is None:

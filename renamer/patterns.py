@@ -105,9 +105,11 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...],
         return out
     runs = token_runs(data)
     found: set[int] = set()
+    probe, reach = _starts_probe(starts)
     for low, high in _near_metas(data, runs):
-        for fragment in starts:
-            found.update(_positions(data, fragment, low, high))
+        # Where any start begins in data[low:high] (each whole in the file): one regex per window,
+        # not a find per start (what _positions answers for each, the same offsets).
+        found.update(at for hit in probe.finditer(data, low, high + reach) if (at := hit.start()) < high)
     work.add("pattern positions", len(found))
     spans = {_token_around(data, pos, runs) for pos in found}
     tokens = []
@@ -119,6 +121,16 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...],
         if old is not None and not _covers_new(token, old, news):
             tokens.append(PatternHit(start, end, old))
     return _with_declared(tokens, out)
+
+
+@functools.lru_cache(maxsize=64)
+def _starts_probe(starts: tuple[bytes, ...]) -> tuple[re.Pattern[bytes], int]:
+    """One compiled regex matching (empty, a lookahead) wherever one of `starts` begins, and the
+    longest start's length: a window's search reaches that far past its end, so that a start
+    beginning inside the window is seen whole, as `bytes.find` sees it."""
+    ordered = sorted(set(starts), key=len, reverse=True)
+    probe = re.compile(b"(?=" + b"|".join(re.escape(s) for s in ordered) + b")")
+    return probe, max(map(len, ordered), default=0)
 
 
 def _with_declared(hits: list[PatternHit], more: list[PatternHit]) -> list[PatternHit]:

@@ -265,6 +265,16 @@ def test_one_native_scan_finds_what_a_find_per_token_finds(pieces: list[str]) ->
     assert native._anchors.positions(folded) == pure._anchors.positions(folded)
     assert native._starts.positions(folded) == pure._starts.positions(folded)
     assert native.find(data) == pure.find(data)
+    # Issue 30: the needle test (might_match, the native gate's LOOSE) is one scan, stopped at the
+    # first match: the answer of an `in` per needle, natively and not.
+    for copy in (folded, data):
+        expected = any(n in copy for n in native.needles)
+        assert native._anchors.holds(copy) == pure._anchors.holds(copy) == expected
+        assert native.holds_bare(copy) == expected
+    bare = folded.translate(None, b"\\[]")
+    reference = any(n in folded for n in native.needles) or (
+        (b"\\" in data or b"[" in data) and any(n in bare for n in native.needles))
+    assert native.might_match(data) == pure.might_match(data) == reference
 
 
 def test_the_native_scan_runs_where_hyperscan_is_and_tokens_are_many(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -43,6 +43,17 @@ def test_near_metas_finds_what_every_start_finds(pieces: list[bytes]) -> None:
     assert find_patterns(data, OLDS, STARTS) == every_start(data)
 
 
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=60), st.integers(0, 500), st.integers(0, 500))
+def test_one_regex_finds_every_start_a_find_per_start_finds(pieces: list[bytes], low: int, high: int) -> None:
+    """Issue 30: a window's starts in one regex (a lookahead per start, reaching the longest start
+    past the window's end) are the offsets a find per start reports, overlapping ones included."""
+    data = b"".join(pieces)
+    probe, reach = patterns._starts_probe(STARTS)
+    found = {hit.start() for hit in probe.finditer(data, low, high + reach) if hit.start() < high}
+    assert found == {pos for fragment in STARTS for pos in patterns._positions(data, fragment, low, high)}
+
+
 def test_a_start_far_from_any_meta_is_not_looked_at() -> None:
     # A 10/8 repo: `10.` on every line, one pattern at the end. Only the starts near it count.
     lines = b"".join(b"host%d: 10.%d.0.1\n" % (i, i % 250) for i in range(500))

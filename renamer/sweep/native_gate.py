@@ -34,7 +34,7 @@ from renamer import work
 from renamer.decoded import might_decode, might_split
 from renamer.match import Matcher
 from renamer.native import ENV, hyperscan, wanted
-from renamer.near_miss import LoosePass
+from renamer.near_miss import LoosePass, fold_and_bare
 
 # Measured (2 loaded cores, first pass alone, compile included; 2,000 files): the native pass
 # took 0.69-0.96 of the Python pass's CPU on dense, clean and homelab repos, saving 0.04-0.16 ms
@@ -47,8 +47,6 @@ BREAK, NEEDLE, CONTEXT, START, META, LOOSE, ANY_CASE, PRESENT, SLUG, ESCAPE, FOL
 # Matcher.context_groups: each group of context literals is a question of its own too, from GROUPS
 # on (one scan answers which readers of might_hold_context can hold, and only those are asked).
 GROUPS = 11
-# The bytes the loose pass's fold deletes (near_miss._ESCAPES) may stand anywhere inside a needle.
-_ESCAPED = rb"[\x5c\x5b\x5d]*"
 # A match of patterns._META always holds one of these (its `\s` spelled out: hyperscan's set
 # differs from Python's), its counted repeats left open: the exact bounds cost hyperscan ten
 # times the compile time, and the probe in Python decides. tests/sweep/test_native_gate.py
@@ -139,22 +137,6 @@ def _literal(text: bytes) -> bytes:
     return b"".join(b"\\x%02x" % byte for byte in text)
 
 
-def _folded(needle: bytes) -> bytes:
-    """A pattern over the raw bytes matching wherever `needle` (folded and bare, as
-    near_miss.fold_and_bare spells it) is in the folded and bare copy: each byte as any byte that
-    folds to it, the deleted escapes allowed between them."""
-    parts = []
-    for byte in needle:
-        char = bytes([byte])
-        if char == b".":
-            parts.append(rb"[\x2d\x2e\x5f]")  # `-`, `.` and `_` all fold to `.`
-        elif char.isalpha() and char.islower():
-            parts.append(b"[" + _literal(char) + _literal(char.upper()) + b"]")
-        else:
-            parts.append(_literal(char))
-    return _ESCAPED.join(parts)
-
-
 def _presentation(label: bytes) -> bytes:
     """A pattern over the raw bytes for `label` spelled with RFC 1035's escapes anywhere in it: each
     character plain, after a backslash, or as `\\DDD` (decimal) of either case (caseless)."""
@@ -178,13 +160,12 @@ class NativeGate:
         self._always: set[int] = set()
         patterns: list[tuple[bytes, int, bool]] = []  # (pattern, question, caseless)
 
-        def add(question: int, texts: Iterable[bytes], *, folded: bool = False,
-                caseless: bool = False) -> None:
+        def add(question: int, texts: Iterable[bytes], *, caseless: bool = False) -> None:
             for text in texts:
                 if not text:
                     self._always.add(question)
                 else:
-                    patterns.append((_folded(text) if folded else _literal(text), question, caseless))
+                    patterns.append((_literal(text), question, caseless))
 
         patterns.append((rb"[\x5c\x60\x5e]\x0d?\x0a", BREAK, False))  # decoded.might_hold_break
         add(NEEDLE, matcher.needles)
@@ -206,8 +187,11 @@ class NativeGate:
         add(START, starts)
         if starts:
             patterns.append((META_SOURCE, META, False))
-        if loose is not None:
-            add(LOOSE, loose.needles, folded=True)
+        # LOOSE is no pattern here: the loose needles, each byte a class and the deleted escapes
+        # between them, compiled in 0.3 s alone and 1.9 s beside the rest under 50 renames
+        # (hyperscan's compile grows faster than the patterns in such a mix). The same question
+        # is one translate (fold_and_bare: the very copy those patterns spelled) and one scan of a
+        # literal database (questions_holding).
         # might_match_any_case: the lower-cased needles in the lower-cased bytes (ASCII case, as
         # bytes.lower and hyperscan's caseless flag both fold).
         add(ANY_CASE, matcher._any_case().needles, caseless=True)
@@ -244,6 +228,8 @@ class NativeGate:
             def report(question: int, _start: int, _end: int, _flags: int, _context: object) -> None:
                 found.add(question)
             self._database.scan(data, match_event_handler=report)
+        if self.loose is not None and self.loose.holds_bare(fold_and_bare(data)):
+            found.add(LOOSE)
         return found
 
     def answer(self, data: bytes, rel: str, candidate: bool, path_needles: list[str]) -> Answer | None:

@@ -634,7 +634,8 @@ class FileScanner:
                 and self.matcher.may_hold("base64 values", data):
             # a Secret's `data:`, a ConfigMap's `binaryData:`, cloud-init `encoding: b64` (base64_values.py)
             matches = encoded_matches(data, matches, self.matcher.find, self.matcher.needles)
-        if hit and content.kind == "text" and self.matcher.wildcards.holds_literal(data) \
+        if hit and content.kind == "text" and not self.matcher.rules_out("wildcard names", data) \
+                and self.matcher.wildcards.holds_literal(data) \
                 and self.matcher.may_hold("wildcard names", data):
             # `grafana.10-0-0-70.nip.io`: the service answers with the address the name spells
             matches = wildcard_matches(data, matches, self.matcher.wildcards)
@@ -731,12 +732,15 @@ class FileScanner:
                     matches = self.matcher.table_lengths(data, rel, matches)
                 if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK
                     matches = case_in_records(data, matches, self.matcher)
-        if hit and content.kind == "text" and status == CURRENT and self.matcher.numbers.holds_literal(data) \
+        if hit and content.kind == "text" and status == CURRENT \
+                and not self.matcher.rules_out("number addresses", data) \
+                and self.matcher.numbers.holds_literal(data) \
                 and self.matcher.may_hold("number addresses", data):  # `http://184169014/`
             matches = number_matches(data, matches, self.matcher.numbers)
         if content.kind == "text" and status == CURRENT and self.renamed_addresses and (
                 (matches and might_hold_access(data))  # `allow 10.0.0.70/30` spelling a renamed address
-                or (hit and not matches and self.matcher.access.holds_literal(data)
+                or (hit and not matches and not self.matcher.rules_out("access sets", data)
+                    and self.matcher.access.holds_literal(data)
                     and self.matcher.may_hold("access sets", data)
                     and self.matcher.access.might_hold(data))):  # `allow 10.0.0.64/29;` around 10.0.0.70
             matches = access_matches(data, matches, self.renamed_addresses)

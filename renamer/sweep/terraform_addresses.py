@@ -29,7 +29,7 @@ def address_matches(data: bytes, rel: str, matches: list[Match], index: Terrafor
     """`matches` with each Terraform address of a non-Terraform file decided by its label's fate."""
     if is_terraform(rel) or rel in index.outside or not index.olds:
         return matches
-    if not any(f".{n}".encode() in data for n in index.olds):
+    if not index.holds_old(data, "."):
         return matches
     index.load()
     if not index.labels:

@@ -120,7 +120,7 @@ def instance_bodies(data: bytes, rel: str, matches: list[Match], keys: InstanceK
 
 def _label_matches(data: bytes, rel: str, matches: list[Match],
                    index: TerraformIndex) -> tuple[list[Match], list[Edit]]:
-    if not index.olds or not any(n.encode() in data for n in index.olds):
+    if not index.olds or not index.holds_old(data):
         return matches, []
     index.load()
     if not is_terraform(rel):

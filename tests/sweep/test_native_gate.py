@@ -29,6 +29,7 @@ from renamer.sweep.native_gate import (
     CONTEXT,
     ESCAPE,
     FOLD,
+    GROUPS,
     LOOSE,
     META,
     NEEDLE,
@@ -231,3 +232,42 @@ def test_edge_bytes_give_the_python_answer(project: LoadedProject, tmp_path: Pat
     native = _gate(project, loose=True)
     assert _found(parallel.scan_chunk(project, options, ["edge.zone"], native)) == \
         _found(parallel.scan_chunk(project, options, ["edge.zone"]))
+
+
+def _noted(gate: NativeGate, project: LoadedProject, data: bytes) -> None:
+    """What answer() tells the matcher of `data`: the context groups whose literals it holds."""
+    found = gate.questions_holding(data)
+    held = [name for number, (name, _) in enumerate(project.matcher.context_groups()) if GROUPS + number in found]
+    project.matcher.note_held(data, held)
+
+
+_READERS = ("number addresses", "access sets", "wildcard names")
+
+
+@SETTINGS
+@given(data=contents)
+@example(data=b"http://184169014/ 0x0AFA3236")
+@example(data=b"allow 10.250.50.0/24; grafana.10-250-50-54.nip.io")
+def test_a_group_ruled_out_holds_none_of_its_readers_literals(project: LoadedProject, data: bytes) -> None:
+    """Issue 30: sweep/scan.py skips a reader's own literal test (250 `in` tests a file under 50
+    renamed addresses) where the native pass ruled its group out (Matcher.rules_out): sound only
+    where that test would have said no."""
+    matcher = project.matcher
+    _noted(_gate(project, loose=True), project, data)
+    tests = {"number addresses": matcher.numbers.holds_literal, "access sets": matcher.access.holds_literal,
+             "wildcard names": matcher.wildcards.holds_literal}
+    for group in _READERS:
+        if matcher.rules_out(group, data):
+            assert not tests[group](data), group
+
+
+def test_rules_out_answers_only_for_the_bytes_the_native_pass_saw(tmp_path: Path) -> None:
+    project = _project(tmp_path, CONFIG)  # 10.250.50.54 renamed: 184169014 is its single number
+    matcher = project.matcher
+    gate = NativeGate(matcher, project.loose, PRESENT_VALUES, SLUGS)
+    plain, number = b"host: 10.250.50.54\n", b"url: http://184169014/\n"
+    _noted(gate, project, plain)
+    assert matcher.rules_out("number addresses", plain)  # no single-number spelling there
+    assert not matcher.rules_out("number addresses", bytes(bytearray(plain)))  # other bytes: not answered
+    _noted(gate, project, number)
+    assert not matcher.rules_out("number addresses", number) and matcher.numbers.holds_literal(number)

@@ -356,3 +356,38 @@ def test_a_label_spelled_as_a_variant_moves_with_its_references_and_a_moved_bloc
     assert "module.PUG.terraform_data.x has moved to module.WOLF.terraform_data.x" in plan.stdout, plan.stdout
     assert "0 to destroy" in plan.stdout and "will be destroyed" not in plan.stdout, plan.stdout
     assert run(root, "verify", "--strict").exit_code == 0
+
+
+def test_the_first_test_asks_every_old_name_in_one_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: TerraformIndex.holds_old (the label and address readers' first test) answers what
+    an `in` per old name (variants included) answers, with and without hyperscan, and again once
+    the names grow (_derive adds `pug-db` beside `pug`)."""
+    from renamer.near_miss import NATIVE_FROM
+    from renamer.project import load_project
+    from renamer.sweep.terraform_labels import TerraformIndex
+
+    hosts = ", ".join(f"web{n:02d}: app{n:02d}" for n in range(20))
+    (tmp_path / "renamer.yaml").write_text(f"version: 1\nrenames:\n  hosts: {{{hosts}, pug: wolf}}\n"
+                                           "allowlist: allow.yaml\n")
+    (tmp_path / "allow.yaml").write_text('version: 1\ncurrent: ["**"]\n')
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    native = TerraformIndex(load_project(None, None, tmp_path))
+    pure = TerraformIndex(load_project(None, None, tmp_path))
+    assert len(native.olds) >= NATIVE_FROM  # enough names for the native scan where hyperscan is
+
+    def pure_holds(data: bytes, prefix: str) -> bool:
+        with monkeypatch.context() as env:
+            env.setenv("RENAMER_NATIVE", "0")  # a finder built now is the `in` per name
+            return pure.holds_old(data, prefix)
+
+    texts = [b"", b"web0", b"web07", b"x.web19 = 1", b"WEB_07", b'resource "a" "web_07" {}', b"pug-db",
+             b".pug", b"module.pu", b"app03", b"web_07", b"x.pug-db"]
+    for _ in range(2):
+        for data in texts:
+            for prefix in ("", "."):
+                expected = any(f"{prefix}{n}".encode() in data for n in native.olds)
+                assert native.holds_old(data, prefix) == pure_holds(data, prefix) == expected, (data, prefix)
+        for index in (native, pure):  # as _derive grows them
+            index.renames["pug-db"] = "wolf-db"
+            index.olds = frozenset(index.renames)
+    assert native.holds_old(b"pug-db") and native.holds_old(b"x.pug-db", ".") and not native.holds_old(b"pu")

@@ -36,12 +36,16 @@ def _lsp(*bodies: bytes) -> bytes:
     return b"".join(b"Content-Length: %d\r\n\r\n" % len(b) + b for b in bodies)
 
 
+def _length(head: bytes, eol: bytes) -> int:
+    return int(next(h for h in head.split(eol) if h.lower().startswith(b"content-length:")).split(b":")[1])
+
+
 def _framed(data: bytes) -> list[bytes]:
     """The bodies of a stream of `Content-Length:`-framed messages, each read by its own length."""
     out = []
     while data:
         head, _, rest = data.partition(b"\r\n\r\n")
-        length = int([h for h in head.split(b"\r\n") if h.lower().startswith(b"content-length:")][0].split(b":")[1])
+        length = _length(head, b"\r\n")
         out.append(rest[:length])
         data = rest[length:]
     return out
@@ -49,7 +53,7 @@ def _framed(data: bytes) -> list[bytes]:
 
 def _read_http(data: bytes) -> bytes:
     head, _, body = data.replace(b"\r\n", b"\n").partition(b"\n\n")
-    length = int([h for h in head.split(b"\n") if h.lower().startswith(b"content-length:")][0].split(b":")[1])
+    length = _length(head, b"\n")
     return body[:length]
 
 

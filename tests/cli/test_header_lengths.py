@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import email
 import email.policy
+import http.server
 import json
+import socket
+import threading
 
 from tests.testing.repos import CURRENT_ALL, Repo, Run
 
@@ -73,12 +76,45 @@ PROSE = ("# Health check\n\nThe request sends `Content-Length: 29` and a JSON bo
          "It registers web01.lab.example.\n")
 
 
+class _Echo(http.server.BaseHTTPRequestHandler):
+    """Reads the body by its Content-Length, as a server does, and answers whether it is JSON."""
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        try:
+            json.loads(body)
+            status = 200
+        except ValueError:
+            status = 400
+        self.send_response(status)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def _served(request: bytes) -> int:
+    """The status a real HTTP server on loopback answers to `request`, sent as `nc` would."""
+    server = http.server.HTTPServer(("127.0.0.1", 0), _Echo)
+    thread = threading.Thread(target=server.handle_request, daemon=True)
+    thread.start()
+    with socket.create_connection(("127.0.0.1", server.server_port), timeout=10) as conn:
+        conn.sendall(request)
+        answer = conn.recv(1024)
+    thread.join(10)
+    server.server_close()
+    return int(answer.split(b" ")[1])
+
+
 def test_round23_06_content_length_follows_the_body(repo: Repo, run: Run) -> None:
     files: dict[str, str | bytes] = {"req.http": REQUEST, "resp.txt": RESPONSE, "lsp.log": STREAM,
                                      "note.eml": MAIL, "hosts.warc": WARC, "README.md": PROSE}
     root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
+    assert _served(REQUEST) == 200  # the check as it stood
+    assert _served((root / "req.http").read_bytes()) == 200  # and after: the server reads the whole body
     assert json.loads(_read_http((root / "req.http").read_bytes())) == {
         "host": "application01.lab.example", "ip": "10.0.100.170"}
     new_body = b'{"host": "application01.lab.example", "ip": "10.0.100.170"}'

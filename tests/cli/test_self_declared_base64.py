@@ -54,6 +54,7 @@ FILES: dict[str, str | bytes] = {
     "page.html": f'<a download="up.conf" href="data:text/plain;base64,{B}">config</a>\n',
     "app.json": json.dumps({"contentBase64": _b64("10.0.0.70 web01.lab.example\n")}) + "\n",
     "app.ini": f"[boot]\nscript_b64 = {B}\n",
+    "values.yaml": f"proxy:\n  configBASE64: '{B}'\n",
 }
 QUIET = {
     "notes.yaml": f"comment: {B}\n",  # a key that says nothing: not declared
@@ -68,7 +69,7 @@ def test_round23_16_base64_declared_by_its_own_syntax(repo: Repo, run: Run, tmp_
     found = {(f["path"], f["line"], f["reason"]) for f in json.loads(done.stdout)["findings"]}
     assert found == {("node.ign", 1, None), ("node.ign", 1, "encoded"), ("node.bu", 7, None),
                      ("vpn.mobileconfig", 2, None), ("vpn.mobileconfig", 3, "encoded"), ("main.tf", 2, None),
-                     ("page.html", 1, None), ("app.json", 1, None), ("app.ini", 2, None)}
+                     ("page.html", 1, None), ("app.json", 1, None), ("app.ini", 2, None), ("values.yaml", 2, None)}
     quiet = {path: (root / path).read_bytes() for path in QUIET}
     swept = run(root, "sweep", "--commit")
     assert swept.exit_code == 1, swept.stdout + swept.stderr  # two encoded residuals left
@@ -89,6 +90,7 @@ def test_round23_16_base64_declared_by_its_own_syntax(repo: Repo, run: Run, tmp_
     assert base64.b64decode(json.loads((root / "app.json").read_text())["contentBase64"]) == \
         b"10.0.1.70 app01.lab.example\n"
     assert (root / "app.ini").read_text() == f"[boot]\nscript_b64 = {_b64(NEW)}\n"
+    assert yaml.safe_load((root / "values.yaml").read_text()) == {"proxy": {"configBASE64": _b64(NEW)}}
     assert {path: (root / path).read_bytes() for path in QUIET} == quiet
     after = run(root, "verify", "--strict", "--format", "json")
     assert after.exit_code == 1

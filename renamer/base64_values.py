@@ -1,6 +1,11 @@
 """Values a format declares base64: a Kubernetes Secret's `data:`, a ConfigMap's `binaryData:`,
 cloud-init `write_files` content with `encoding: b64` (or `base64`, `gz+b64`, `gzip+base64`), YAML
-`!!binary`, Terraform `base64decode("...")`.
+`!!binary`, Terraform `base64decode("...")`; and base64 that declares itself wherever it stands
+(issue 27, round 23 finding 16): an RFC 2397 data URL (`data:[type][;param];base64,...`, how Ignition
+and Butane carry every file they write, a CSS or HTML inline file), a property list's `<data>`, and
+a value under a key whose name says base64 (`user_data_base64 = "..."`, `"contentBase64": "..."`,
+`ca_b64: ...`). Base64 content that is itself gzip (Ignition's `compression: gzip`) is read
+decompressed and reported, never rewritten.
 
 The consumer reads such a value decoded (the kubelet mounts the Secret's bytes, cloud-init writes
 the file), while the bytes spell no old value. Each declared value is decoded and matched by the
@@ -25,11 +30,12 @@ import binascii
 import gzip
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from renamer.occurrences import Match
 
-LITERALS = (b"kind: Secret", b"binaryData", b"encoding:", b"!!binary", b"base64decode(")
+LITERALS = (b"kind: Secret", b"binaryData", b"encoding:", b"!!binary", b"base64decode(", b";base64,",
+            b";BASE64,", b"<data>", b"ase64", b"ASE64", b"b64", b"B64")
 
 ENCODED = "encoded"
 Find = Callable[[bytes], list[Match]]
@@ -48,7 +54,15 @@ _CONTENT = re.compile(rb"^(?P<lead>[ \t]*(?:-[ \t]+)?)content:[ \t]*(?P<q>[\"']?
 _BINARY = re.compile(rb":[ \t]+!!binary[ \t]+(?P<q>[\"']?)(?P<value>" + _B64 + rb")(?P=q)[ \t]*\r?$",
                      re.MULTILINE)
 _DECODE_CALL = re.compile(rb"base64decode\(\s*\"(?P<value>" + _B64 + rb")\"\s*\)")
+# a data URL (RFC 2397): base64 by its own syntax, whatever holds it
+_DATA_URL = re.compile(rb"(?i:data):[A-Za-z0-9!#$&^_.+/=;-]*?;(?i:base64),(?P<value>" + _B64 + rb")")
+# a property list's `<data>` (one line, or wrapped over lines)
+_PLIST_DATA = re.compile(rb"<data>[ \t]*(?P<value>[A-Za-z0-9+/=\s]+?)[ \t]*</data>")
+# a key whose name says base64 (`user_data_base64 = "..."`, `"contentBase64": "..."`, `ca_b64: ...`)
+_NAMED_KEY = re.compile(rb"(?P<key>[A-Za-z0-9_.-]*(?i:base64|b64)[A-Za-z0-9_.-]*)[\"']?[ \t]*(?:=|:)[ \t]*"
+                        rb"(?P<q>[\"']?)(?P<value>" + _B64 + rb")(?P=q)(?=[ \t]*(?:[,;}\]#\r\n]|$))")
 _PLAIN = ("b64", "base64")
+_GZIP_MAGIC = b"\x1f\x8b"
 _GZIP = ("gz+b64", "gzip+base64", "gz+base64", "gzip+b64")
 
 
@@ -83,7 +97,25 @@ def declared(data: bytes) -> list[Declared]:
         out += [Declared(*x.span("value"), "a YAML !!binary value") for x in _BINARY.finditer(data)]
     if b"base64decode(" in data:
         out += [Declared(*x.span("value"), "a base64decode() literal") for x in _DECODE_CALL.finditer(data)]
-    return sorted(out, key=lambda d: d.start)
+    if b";base64," in data.lower():
+        out += [Declared(*x.span("value"), "a data URL (`;base64,`)") for x in _DATA_URL.finditer(data)]
+    if b"<data>" in data:
+        for x in _PLIST_DATA.finditer(data):
+            start, end = x.span("value")
+            out.append(Declared(start, end, "a property list <data> value",
+                                block=any(c in data[start:end] for c in b" \t\r\n")))
+    if b"64" in data:
+        for x in _NAMED_KEY.finditer(data):
+            if len(x.group("value")) >= 8:
+                key = x.group("key").decode("ascii")
+                out.append(Declared(*x.span("value"), f"{key} (base64 by its name)"))
+    seen: set[tuple[int, int]] = set()
+    unique = []
+    for one in sorted(out, key=lambda d: d.start):
+        if not any(s < one.end and one.start < e for s, e in seen):
+            seen.add((one.start, one.end))
+            unique.append(one)
+    return unique
 
 
 def _documents(data: bytes) -> Iterator[tuple[int, int]]:
@@ -192,12 +224,17 @@ def _decoded(data: bytes, value: Declared) -> bytes | None:
         raw = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
         return None
-    if value.compressed:
+    if value.compressed or raw[:2] == _GZIP_MAGIC:
         try:
             return gzip.decompress(raw)
         except (OSError, EOFError, ValueError):
             return None
     return raw
+
+
+def _gzipped(data: bytes, value: Declared) -> bool:
+    """Whether the value is gzip: declared so, or base64 of gzip's own magic bytes."""
+    return value.compressed or data[value.start:value.start + 3] == b"H4s"
 
 
 def encoded_matches(data: bytes, matches: list[Match], find: Find, needles: Sequence[bytes]) -> list[Match]:
@@ -215,6 +252,8 @@ def encoded_matches(data: bytes, matches: list[Match], find: Find, needles: Sequ
             continue
         text = data[value.start:value.end].decode("ascii")
         olds = ", ".join(sorted({m.old for m in inside}))
+        if _gzipped(data, value) and not value.compressed:
+            value = replace(value, compressed=True)
         new = _rewritten(text, decoded, inside, value)
         if new is not None:
             added.append(Match(value.start, value.end, text, new, inside[0].kind,

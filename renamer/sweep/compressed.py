@@ -1,7 +1,13 @@
 """Compressed files, whatever their format (issue 27, round 22 finding 21): a `.zip`, `.tar.xz`,
 `.bz2` of a configuration naming an old host was "scanned" as binary holding no old bytes, while a
-`.gz` was opened (break-it round 21, finding 19): the guard was per format, not per class. (A bare
-`.lzma` has no magic bytes to tell it by: it is read as any binary file.)
+`.gz` was opened (break-it round 21, finding 19): the guard was per format, not per class.
+
+Streams with no magic of their own (issue 27, round 23 finding 12: a legacy `.lzma`, a zlib `.zz`
+and raw deflate were never listed) are told by their structure and a trial: LZMA-alone by its
+13-byte header (a properties byte, a dictionary size xz accepts, a size or "unknown"), zlib by its
+two-byte header and checksum, each then decompressing its first bytes without error; raw deflate,
+in bytes that are no UTF-8 text, by decompressing whole to the stream's end exactly at the file's
+end. Each is opened as the others are.
 
 Told by their magic bytes, never by their names. gzip, xz (and lzma's `.lzma`), bzip2 and zip
 (each member; a compressed file inside, one level down) are opened with the standard library, up to
@@ -32,7 +38,9 @@ _MAGICS: tuple[tuple[bytes, str, bool], ...] = (
     (b"LZIP", "lzip", False),
 )
 _TOOLS = {"zstd": "zstd -dc", "7z": "7z x -so", "rar": "unrar p", "lz4": "lz4 -dc", "lzip": "lzip -dc",
-          "gzip": "zcat", "xz": "xzcat", "bzip2": "bzcat", "zip": "unzip -p"}
+          "gzip": "zcat", "xz": "xzcat", "bzip2": "bzcat", "zip": "unzip -p", "lzma": "xz --format=lzma -dc",
+          "zlib": "openssl zlib -d",
+          "deflate": "python3 -c 'import sys,zlib; print(zlib.decompress(sys.stdin.buffer.read(), -15))'"}
 
 
 class Unopened(Exception):
@@ -51,12 +59,65 @@ def kind(data: bytes) -> str | None:
     # bzip2: `BZh` and a block size digit, then a block's or the end's magic (not any text saying BZh)
     if data[:3] == b"BZh" and data[3:4] in b"123456789" and data[4:10] in (b"1AY&SY", b"\x17rE8P\x90"):
         return "bzip2"
+    return _headerless(data)
+
+
+_OPENED_HEADLESS = ("lzma", "zlib", "deflate")
+
+
+def _headerless(data: bytes) -> str | None:
+    """LZMA-alone, zlib or raw deflate, told by structure and a trial (none has a magic)."""
+    if len(data) >= 13 and data[0] < 225 and _alone_header(data):
+        try:
+            lzma.LZMADecompressor(lzma.FORMAT_ALONE).decompress(data[:4096], 256)
+            return "lzma"
+        except lzma.LZMAError:
+            pass
+    if len(data) >= 3 and data[0] & 0x0F == 8 and data[0] >> 4 <= 7 and not data[1] & 0x20 \
+            and ((data[0] << 8) | data[1]) % 31 == 0:
+        try:
+            if zlib.decompressobj().decompress(data[:4096], 256):
+                return "zlib"
+        except zlib.error:
+            pass
+    if len(data) >= 2 and (b"\0" in data[:4096] or not _utf8(data)):
+        try:
+            inflater = zlib.decompressobj(-zlib.MAX_WBITS)
+            out = inflater.decompress(data, _TRIAL)
+            if inflater.eof and not inflater.unused_data and not inflater.unconsumed_tail and out:
+                return "deflate"
+        except zlib.error:
+            pass
     return None
+
+
+_TRIAL = 1 << 20  # raw deflate decompressed whole to tell it: a larger stream is not told
+
+
+def _alone_header(data: bytes) -> bool:
+    """An LZMA-alone header: a dictionary size xz writes (2^n or 2^n + 2^(n-1), 4 KiB up), then
+    the uncompressed size (all ones: unknown) below 2^40."""
+    dictionary = int.from_bytes(data[1:5], "little")
+    if dictionary < 4096 or dictionary > 1 << 30:
+        return False
+    top = 1 << (dictionary.bit_length() - 1)
+    if dictionary not in (top, top | (top >> 1)):
+        return False
+    size = int.from_bytes(data[5:13], "little")
+    return size == (1 << 64) - 1 or size < 1 << 40
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data[:4096].decode("utf-8")
+    except UnicodeDecodeError as err:
+        return err.start > 4090  # a character cut at the end of the window
+    return True
 
 
 def opens(name: str) -> bool:
     """Whether renamer reads a file compressed with `name`."""
-    return name == "bzip2" or any(n == name and ok for _, n, ok in _MAGICS)
+    return name in ("bzip2", *_OPENED_HEADLESS) or any(n == name and ok for _, n, ok in _MAGICS)
 
 
 def tool(name: str) -> str:
@@ -94,6 +155,12 @@ def _decompressor(name: str) -> zlib._Decompress | lzma.LZMADecompressor | bz2.B
         return zlib.decompressobj(16 + zlib.MAX_WBITS)
     if name == "xz":
         return lzma.LZMADecompressor(lzma.FORMAT_XZ)
+    if name == "lzma":
+        return lzma.LZMADecompressor(lzma.FORMAT_ALONE)
+    if name == "zlib":
+        return zlib.decompressobj()
+    if name == "deflate":
+        return zlib.decompressobj(-zlib.MAX_WBITS)
     return bz2.BZ2Decompressor()
 
 

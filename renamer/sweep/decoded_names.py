@@ -5,6 +5,11 @@ the file spells them, so nothing was read, rewritten or reported, and verify sai
   certificate (`*-cert-v01@openssh.com`, its principals): the base64 is decoded and its DER or
   SSH strings read for each old name (any case) and address (as text, and as SAN's packed
   `iPAddress`). Signed bytes: never rewritten, a residual asking for a new certificate.
+  The same certificate one decoding further (issue 27, round 23 finding 08): base64 of a PEM (a
+  Kubernetes TLS Secret's `tls.crt`, a kubeconfig's `client-certificate-data`, a Helm value),
+  told by its own first bytes (`LS0tLS1CRUdJT`, base64 of `-----BEGIN`), and base64 of a DER
+  certificate (`MII...`, a Java or .NET config's inline certificate), on one line or wrapped over
+  lines of base64 alone: decoded, and read as the PEM or the DER is.
 * `hashed-name`: a hashed known_hosts entry (`|1|salt|HMAC-SHA1`, `HashKnownHosts yes`,
   `ssh-keygen -H`): each old name (lower case, as ssh hashes it) and address is hashed with the
   entry's salt; one that matches is a residual (it can only be written anew, with ssh-keygen).
@@ -43,7 +48,11 @@ HINTS = {
               "which regedit imports decoded; write the value anew (regedit, `reg add`) and export it "
               "again, or keep it with a keep rule"),
 }
-_LITERALS = (b"-----BEGIN ", b"-cert-v01@openssh.com", b"|1|", b"=hex")
+_LITERALS = (b"-----BEGIN ", b"-cert-v01@openssh.com", b"|1|", b"=hex", b"LS0tLS1CRUdJT", b"MII")
+# base64 of a PEM (`-----BEGIN` encodes to `LS0tLS1CRUdJT`) or of a DER certificate (a SEQUENCE with
+# a two-byte length: `MII`), on one line or continued on lines of base64 alone
+_WRAPPED_PEM = re.compile(rb"(?<![A-Za-z0-9+/])(?P<body>(?:LS0tLS1CRUdJT|MII)[A-Za-z0-9+/]{60,}={0,2}"
+                          rb"(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/]{4,}={0,2}(?=[ \t]*\r?(?:\n|$)))*)")
 _PEM = re.compile(rb"-----BEGIN (?P<label>CERTIFICATE|TRUSTED CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|"
                   rb"NEW CERTIFICATE REQUEST)-----[^\n]*\n(?P<body>[A-Za-z0-9+/=\s]+?)"
                   rb"-----END (?P=label)-----")
@@ -74,6 +83,8 @@ def decoded_matches(data: bytes, matches: list[Match], hosts: Sequence[tuple[str
     found: list[Match] = []
     if b"-----BEGIN " in data:
         found += _certificates(data, olds)
+    if b"LS0tLS1CRUdJT" in data or b"MII" in data:
+        found += _encoded_certificates(data, olds)
     if b"-cert-v01@openssh.com" in data:
         found += _ssh_certificates(data, olds)
     if b"|1|" in data:
@@ -159,6 +170,37 @@ def _certificates(data: bytes, olds: Sequence[Old]) -> list[Match]:
         for old, new, kind in _in_blob(der, olds, ssh=False):
             out.append(Match(m.start(), _line_end(data, m.start()), old, new, kind, refused=CERTIFICATE,
                              note=f"an X.509 {what} (PEM) names {old} in its subject or alternative names"))
+    return out
+
+
+def _encoded_certificates(data: bytes, olds: Sequence[Old]) -> list[Match]:
+    """Base64 of a PEM certificate, or of a DER one, outside any PEM block: each old value it names."""
+    pems = [m.span() for m in _PEM.finditer(data)] if b"-----BEGIN " in data else []
+    out = []
+    for m in _WRAPPED_PEM.finditer(data):
+        if any(s <= m.start() < e for s, e in pems):
+            continue  # a PEM block's own body: read above
+        body = re.sub(rb"\s+", b"", m.group("body"))
+        try:
+            raw = base64.b64decode(body, validate=True)
+        except (binascii.Error, ValueError):
+            try:  # the lines after the first were no part of it
+                raw = base64.b64decode(body[:len(m.group("body").split(b"\n")[0].strip())], validate=True)
+            except (binascii.Error, ValueError):
+                continue
+        if raw.startswith(b"-----BEGIN "):
+            named = [(n.old, n.new, n.kind, n.note or "") for n in _certificates(raw, olds)]
+        elif raw[:2] == b"\x30\x82":
+            named = [(o, n, k, f"an X.509 certificate (DER) names {o} in its subject or alternative names")
+                     for o, n, k in _in_blob(raw, olds, ssh=False)]
+        else:
+            continue
+        seen: set[str] = set()
+        for old, new, kind, note in named:
+            if old not in seen:
+                seen.add(old)
+                out.append(Match(m.start(), _line_end(data, m.start()), old, new, kind, refused=CERTIFICATE,
+                                 note=f"base64 of a certificate, decoded: {note}"))
     return out
 
 

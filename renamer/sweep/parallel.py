@@ -222,6 +222,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
 # `v` (an LFS pointer), a compressed file (sweep/compressed.py: read whole here, listed where it
 # cannot be).
 _UNREAD_STARTS = frozenset([b"\x00", b"a", b"v", b"P", b"(", b"7", b"R", b"\x04", b"L", b"B", b"\x1f",
+                            b"]", b"x",  # LZMA-alone, zlib (sweep/compressed.py's headerless streams)
+                            b"0",  # a PKCS#12 bundle (a DER SEQUENCE)
                             *(bytes([b]) for b in range(0x80, 0x100))])
 
 

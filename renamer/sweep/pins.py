@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from renamer import vcs_status
+from renamer import sealed, vcs_status
 from renamer.classify import CURRENT, RECORD
 from renamer.project import LoadedProject
 from renamer.sweep.content import own_bytes, read_content
@@ -267,6 +267,7 @@ def find_pins(project: LoadedProject, scan: ScanResult, *, update: bool = False,
     hits: list[_Hit] = []
     decided: dict[_Hit, tuple[PinStatus, str]] = {}
     pending = list(changed)
+    signatures = sealed.Signatures(str(project.root))  # a pin inside signed text stays (sealed.py)
     needles = _prior_needles({rel: _own(codecs, rel, data) for rel, data in old.items()}, earlier)
     while pending or needles:  # a file that only holds pins changes too, with --update-pins: its own next
         for rel in pending:
@@ -286,7 +287,7 @@ def find_pins(project: LoadedProject, scan: ScanResult, *, update: bool = False,
                     classes[holder] = project.classifier.classify(holder)
                 klass = classes[holder]
                 decided[hit] = _decide(project, files, hit, klass.status, klass.reason, by_path, base,
-                                       update)
+                                       update, signatures)
                 apart = sorted({t for t, _a, _b in targets
                                 if apply_edits(old[t], base[t]) != apply_edits(old[target], base[target])})
                 if apart and decided[hit][0] != "kept":  # two files had these bytes, the sweep parts them
@@ -333,7 +334,7 @@ def _prior_needles(old: Mapping[str, bytes], prior: Versions) -> dict[str, list[
 
 def _decide(project: LoadedProject, files: HexWords, hit: _Hit, status: str, reason: str | None,
             by_path: dict[str, FileResult], base: dict[str, list[Edit]],
-            update: bool) -> tuple[PinStatus, str]:
+            update: bool, signatures: sealed.Signatures) -> tuple[PinStatus, str]:
     data = files.data[hit.holder]
     line_no, column, line = line_of(data, hit.start)
     if status == RECORD:
@@ -352,9 +353,28 @@ def _decide(project: LoadedProject, files: HexWords, hit: _Hit, status: str, rea
         return "residual", why
     if any(e.start < hit.end and hit.start < e.end for e in base.get(hit.holder, ())):
         return "residual", "the sweep rewrites this very text"
+    signed = _sealed_by(signatures, hit, data)
+    if signed is not None:  # the pin writer goes through the sweep's own guard (t30 finding 11)
+        return "residual", signed
     if not update:
         return "residual", "update it by hand, or sweep with --update-pins, which rewrites it with the file"
     return "updated", ""
+
+
+def _sealed_by(signatures: sealed.Signatures, hit: _Hit, data: bytes) -> str | None:
+    """Why the pin at `hit` lies in bytes a signature or a MAC binds (a clear-signed block, a file a
+    detached signature signs, a sops file), which a new digest there would break; or None."""
+    found = sealed.sealed(signatures, hit.holder, data)
+    if found is None:
+        return None
+    kind, spans, by = found
+    if not any(start <= hit.start and hit.end <= end for start, end in spans):
+        return None
+    what = {sealed.SOPS: "inside a sops-encrypted file, whose MAC covers it",
+            sealed.SIGNED: f"inside text {by} signs" if by is not None else "inside a PGP clear-signed block",
+            }.get(kind, f"inside bytes a seal binds ({kind})")
+    return (f"{what}: a new digest there breaks the signature; update it and sign the manifest again "
+            "(`gpg --clearsign`, `gpg --detach-sign`), or keep it with a keep rule")
 
 
 def _own(codecs: Mapping[str, str], rel: str, data: bytes) -> bytes:

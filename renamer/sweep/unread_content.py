@@ -9,7 +9,8 @@ Each is told by its own bytes (never by its name alone):
   `age-encryption.org/v1` and armoured `-----BEGIN AGE ENCRYPTED FILE-----`), OpenPGP (armoured
   `-----BEGIN PGP MESSAGE-----`, or a binary message opening with a public-key or symmetric-key
   encrypted session key, or an encrypted data packet, of a known version), an encrypted PEM private
-  key, a zip with encrypted members;
+  key, a zip with encrypted members, a PKCS#12 bundle (`.p12`, `.pfx`) whose certificates sit in an
+  encrypted bag (round 23 finding 08: the certificate naming the old host was never mentioned);
 * content elsewhere (the "Not read" list): a Git LFS pointer (`version https://git-lfs...`), a
   git-annex link into `.git/annex/objects` (its content absent, or present and spelling an old
   value: the sweep never writes through a link), a compressed file renamer does not open or that
@@ -57,9 +58,26 @@ def encrypted(data: bytes) -> str | None:
         return _TELL["openssl"]
     if _openpgp_message(data):
         return _TELL["gpg"]
+    if _pkcs12_sealed(data):
+        return ("a PKCS#12 bundle whose certificates are encrypted: `openssl pkcs12 -info -in FILE` with "
+                "its password shows the names they hold")
     if data.startswith(b"PK\x03\x04") and len(data) > 8 and data[6] & 0x1:
         return "a zip whose members are encrypted: `unzip` with its password shows what it holds"
     return None
+
+
+_PKCS7_DATA = bytes.fromhex("06092a864886f70d010701")  # OID 1.2.840.113549.1.7.1, pkcs7-data
+_PKCS7_ENCRYPTED = bytes.fromhex("06092a864886f70d010706")  # 1.2.840.113549.1.7.6, encryptedData
+
+
+def _pkcs12_sealed(data: bytes) -> bool:
+    """A PKCS#12 PFX (a SEQUENCE, version 3, its content pkcs7-data) holding an encryptedData bag."""
+    if len(data) < 32 or data[0] != 0x30 or not 0x80 <= data[1] <= 0x84:
+        return False
+    at = 2 + (data[1] & 0x7F)
+    if data[at:at + 3] != b"\x02\x01\x03" or _PKCS7_DATA not in data[at + 3:at + 24]:
+        return False
+    return _PKCS7_ENCRYPTED in data
 
 
 def _openpgp_message(data: bytes) -> bool:

@@ -1,6 +1,16 @@
 """The sweep tells the truth in every language, outside pass t30 (issue 27, round 23): findings 01,
 02, 03 and 10, each end to end through the CLI on a real git repo (each failed on main).
 
+01. Ranges in more dress had one end rewritten: Rust's `..=` (and Kotlin's `..<`), range words
+    of other languages (`bis`, `à`, `a`, `até`, `tot`, `hasta`, `do`, `до`, 至), arrows, SQL's
+    upper-case `BETWEEN .. AND ..` over host names, a range call's two arguments
+    (`summarize_address_range(IPv4Address(a), IPv4Address(b))`, `IPRange(a, b)`) and a two-item
+    pair of host names under a range key (`range: [web01, web05]`): now `range` residuals.
+02. Prefix and substring tests of the old name's stem in other languages were silent (Python's
+    `startswith` alone was read): Ruby `start_with?` and `\\A..\\z`, Go `strings.HasPrefix` and
+    `strings.Contains`, PHP `str_starts_with`, JS `startsWith`/`includes`, Python `'web0' in h`,
+    the shell's `${h#web0}`, Ansible `regex_search('^web0')`, and the same operations in C#, Rust,
+    Swift, Java, Perl, XPath: now `pattern` residuals, decided by the operation, not the language.
 10. A renamed key meeting a standing one in a map built by a call (Java `Map.of`, Kotlin `mapOf`
     with `to`, and the same class in other languages: `Map.ofEntries(entry(..))`, Scala `->`,
     Python `dict([(..)])`, JavaScript `new Map([[..]])`, Rust `HashMap::from`, Ruby `Hash[..]`)
@@ -98,3 +108,143 @@ def test_a_value_or_another_map_beside_the_new_name_is_rewritten(path: str, text
         javac = shutil.which("javac")
         assert javac is not None
         subprocess.run([javac, "-d", str(root / ".git" / "classes"), str(root / path)], check=True, timeout=120)
+
+
+# -- 01: ranges in more dress ----------------------------------------------------------------------
+
+_RANGES = "hosts: {web01: app01}, addresses: {10.0.0.70: 10.0.1.90}"
+
+
+@pytest.mark.parametrize("line", [
+    pytest.param("web01..=web05", id="rust-inclusive"),
+    pytest.param("web01..<web05", id="kotlin-until"),
+    pytest.param("10.0.0.70..=10.0.0.74", id="rust-inclusive-address"),
+    pytest.param("10.0.0.70 bis 10.0.0.74 (Wartungsfenster)", id="german-bis"),
+    pytest.param("von web01 bis web05", id="german-von-bis"),
+    pytest.param("serveurs web01 \u00e0 web05", id="french-a-grave"),
+    pytest.param("servidores web01 a web05", id="spanish-a"),
+    pytest.param("servidores web01 at\u00e9 web05", id="portuguese-ate"),
+    pytest.param("desde web01 hasta web05", id="spanish-hasta"),
+    pytest.param("servers web01 tot web05", id="dutch-tot"),
+    pytest.param("serwery web01 do web05", id="polish-do"),
+    pytest.param("\u0441\u0435\u0440\u0432\u0435\u0440\u044b web01 \u0434\u043e web05", id="russian-do"),
+    pytest.param("web01\u81f3web05", id="chinese-zhi"),
+    pytest.param("web01 \u2192 web05", id="arrow"),
+    pytest.param("10.0.0.70 \u21d2 10.0.0.74", id="double-arrow-address"),
+    pytest.param("WEB tier: web01 TO web05", id="upper-case-to"),
+])
+def test_a_range_in_another_language_is_a_residual(line: str, repo: Repo, run: Run) -> None:
+    text = f"r {line}\n"
+    root = repo({"notes.md": text}, config=_config(_RANGES), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "notes.md").read_text() == text
+    checked = run(root, "verify")
+    assert checked.exit_code == 1 and "notes.md:1:" in checked.stdout and "residual (range)" in checked.stdout, \
+        checked.stdout
+
+
+@pytest.mark.parametrize(("path", "text", "line"), [
+    pytest.param("q.sql", "SELECT * FROM hosts WHERE name BETWEEN 'web01' AND 'web05';\n", 1, id="sql-between-hosts"),
+    pytest.param("q2.sql", "select * from hosts where name between 'web01' and 'web05';\n", 1, id="sql-lower-case"),
+    pytest.param("pool.py", "import ipaddress\nnets = ipaddress.summarize_address_range(ipaddress.IPv4Address('10.0.0.70'),"
+                 " ipaddress.IPv4Address('10.0.0.74'))\n", 2, id="python-summarize-address-range"),
+    pytest.param("pool2.py", "import netaddr\npool = netaddr.IPRange('10.0.0.70', '10.0.0.74')\n", 2,
+                 id="python-iprange"),
+    pytest.param("ranges.yml", "nodes:\n  range: [web01, web05]\n", 2, id="yaml-range-pair"),
+    pytest.param("ranges.json", '{"hosts_range": ["web01", "web05"]}\n', 1, id="json-range-pair"),
+    pytest.param("ranges.toml", 'web_range = ["web01.lab.example", "web05.lab.example"]\n', 1, id="toml-fqdn-pair"),
+])
+def test_a_range_in_another_format_is_a_residual(path: str, text: str, line: int, repo: Repo, run: Run) -> None:
+    root = repo({path: text}, config=_config(_RANGES),
+                allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / path).read_text() == text
+    checked = run(root, "verify")
+    assert checked.exit_code == 1 and f"{path}:{line}:" in checked.stdout and "residual (range)" in checked.stdout, \
+        checked.stdout
+
+
+@pytest.mark.parametrize(("path", "text", "expected"), [
+    pytest.param("notes.md", "web01 and web05\n", "app01 and web05\n", id="two-members"),
+    pytest.param("notes.md", "web01 \u2192 db01\n", "app01 \u2192 db01\n", id="arrow-to-another-stem"),
+    pytest.param("notes.md", "ssh web01 do uptime\n", "ssh app01 do uptime\n", id="a-word-then-no-end"),
+    pytest.param("r.yml", "ip_range: [web01, db05]\n", "ip_range: [app01, db05]\n", id="range-key-other-stems"),
+    pytest.param("r2.yml", "range: [web01, web05, web07]\n", "range: [app01, web05, web07]\n", id="three-items"),
+    pytest.param("graph.dot", "digraph g { web01 -> web05; }\n", "digraph g { app01 -> web05; }\n", id="dot-edge"),
+    pytest.param("hosts.py", "import ipaddress\nA = ipaddress.ip_address('10.0.0.70')\nB = ('10.0.0.70', '10.0.0.74')\n",
+                 "import ipaddress\nA = ipaddress.ip_address('10.0.1.90')\nB = ('10.0.1.90', '10.0.0.74')\n",
+                 id="python-pair-no-range-word"),
+])
+def test_a_pair_that_is_no_range_is_rewritten(path: str, text: str, expected: str, repo: Repo, run: Run) -> None:
+    root = repo({path: text}, config=_config(_RANGES), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / path).read_text() == expected
+    if path.endswith(".py"):
+        subprocess.run(["python3", "-c", "import ast,sys; ast.parse(open(sys.argv[1]).read())", str(root / path)],
+                       check=True, timeout=60)
+
+
+# -- 02: prefix and substring tests in any language ---------------------------------------------------
+
+@pytest.mark.parametrize(("path", "line"), [
+    pytest.param("p.rb", 'e = host.start_with?("web0")', id="ruby-start-with"),
+    pytest.param("q.rb", "f = host =~ /\\Aweb0\\d\\z/", id="ruby-anchors"),
+    pytest.param("r.rb", 'g = host.include?("web0")', id="ruby-include"),
+    pytest.param("p.go", 'h := strings.HasPrefix(host, "web0")', id="go-has-prefix"),
+    pytest.param("q.go", 'i := strings.Contains(host, "web0")', id="go-contains"),
+    pytest.param("p.php", "<?php $j = str_starts_with($h, 'web0');", id="php-str-starts-with"),
+    pytest.param("q.php", "<?php $k = str_contains($h, 'web0');", id="php-str-contains"),
+    pytest.param("p.js", 'const m = h.startsWith("web0");', id="js-starts-with"),
+    pytest.param("q.js", 'const n = h.includes("web0");', id="js-includes"),
+    pytest.param("p.py", "b = 'web0' in h", id="python-in"),
+    pytest.param("q.py", "c = 'web0' not in h", id="python-not-in"),
+    pytest.param("p.sh", '[ "${h#web0}" != "$h" ] && role=web', id="shell-prefix-removal"),
+    pytest.param("q.sh", '[ "${h##web0*}" = "" ] && role=web', id="shell-longest-prefix-glob"),
+    pytest.param("p.yml", "- debug: msg=x\n  when: inventory_hostname | regex_search('^web0')", id="ansible-regex-search"),
+    pytest.param("P.cs", 'var web = host.StartsWith("web0");', id="csharp-starts-with"),
+    pytest.param("p.rs", 'let web = host.starts_with("web0");', id="rust-starts-with"),
+    pytest.param("p.swift", 'let web = host.hasPrefix("web0")', id="swift-has-prefix"),
+    pytest.param("P.java", 'boolean web = host.contains("web0");', id="java-contains"),
+    pytest.param("p.pl", 'my $web = index($h, "web0") == 0;', id="perl-index"),
+    pytest.param("p.xsl", "<xsl:if test=\"starts-with(@name, 'web0')\"/>", id="xpath-starts-with"),
+])
+def test_a_prefix_or_substring_test_of_the_stem_is_a_residual(path: str, line: str, repo: Repo, run: Run) -> None:
+    text = f"{line}\n"
+    root = repo({path: text, "inv.txt": "web01\n"}, config=_config("hosts: {web01: app01}"), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / path).read_text() == text
+    checked = run(root, "verify")
+    number = text.count("\n")
+    assert checked.exit_code == 1 and f"{path}:{number}:" in checked.stdout and "residual (pattern)" in checked.stdout, \
+        checked.stdout
+
+
+@pytest.mark.parametrize(("path", "text", "expected"), [
+    pytest.param("a.py", "if 'web01.lab' in h: pass\nif 'web01' in h: pass\nwith open('x') as f: pass\n"
+                 "s = h.find('lab')\n", "if 'app01.lab' in h: pass\nif 'app01' in h: pass\nwith open('x') as f: pass\n"
+                 "s = h.find('lab')\n", id="python-whole-names"),
+    pytest.param("b.js", 'if (h.includes("web01")) {}\nif (h.includes(".lab")) {}\nif (h.startsWith("app")) {}\n',
+                 'if (h.includes("app01")) {}\nif (h.includes(".lab")) {}\nif (h.startsWith("app")) {}\n',
+                 id="js-whole-name-and-other-literals"),
+    pytest.param("c.go", 'ok := strings.HasPrefix(host, "db0") && strings.Contains(host, "web01")\n',
+                 'ok := strings.HasPrefix(host, "db0") && strings.Contains(host, "app01")\n', id="go-other-stem"),
+])
+def test_a_test_of_a_whole_name_or_another_stem_is_rewritten(path: str, text: str, expected: str, repo: Repo,
+                                                              run: Run) -> None:
+    root = repo({path: text}, config=_config("hosts: {web01: app01}"), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / path).read_text() == expected
+    checked = run(root, "verify")
+    assert checked.exit_code == 0, checked.stdout
+    if path.endswith(".py"):
+        subprocess.run(["python3", "-c", "import ast,sys; ast.parse(open(sys.argv[1]).read())", str(root / path)],
+                       check=True, timeout=60)
+    if path.endswith(".js"):
+        node = shutil.which("node")
+        assert node is not None
+        subprocess.run([node, "--check", str(root / path)], check=True, timeout=60)

@@ -11,6 +11,10 @@
     `strings.Contains`, PHP `str_starts_with`, JS `startsWith`/`includes`, Python `'web0' in h`,
     the shell's `${h#web0}`, Ansible `regex_search('^web0')`, and the same operations in C#, Rust,
     Swift, Java, Perl, XPath: now `pattern` residuals, decided by the operation, not the language.
+03. An old FQDN built from its first label and a variable holding its domain by an operator or a
+    format call (`"puppet." + domain` in a Vagrantfile, f-strings, `%`, `.format`, `Sprintf`, HCL
+    `format()`/`join()`, Jinja `~`, Make `$(DOMAIN)`, PHP's ` . `, Lua's `..`, C#'s `$"..{d}"`) was a
+    short-label near-miss only, sweep 0, verify OK: now a `templated-name` residual, as `${domain}` is.
 10. A renamed key meeting a standing one in a map built by a call (Java `Map.of`, Kotlin `mapOf`
     with `to`, and the same class in other languages: `Map.ofEntries(entry(..))`, Scala `->`,
     Python `dict([(..)])`, JavaScript `new Map([[..]])`, Rust `HashMap::from`, Ruby `Hash[..]`)
@@ -248,3 +252,82 @@ def test_a_test_of_a_whole_name_or_another_stem_is_rewritten(path: str, text: st
         node = shutil.which("node")
         assert node is not None
         subprocess.run([node, "--check", str(root / path)], check=True, timeout=60)
+
+
+# -- 03: names joined to their domain variable by an operator or a format's slot -------------------------
+
+_VAGRANTFILE = '''domain = 'example.com'
+Vagrant.configure(2) do |config|
+  config.vm.provision "shell", inline: <<-SHELL
+    if [ "$HOSTNAME" == 'puppet.example.com' ]; then puppet-server-setup; fi
+  SHELL
+  config.vm.define "puppet" do |puppet|
+    puppet.vm.hostname = "puppet." + domain
+  end
+end
+'''
+
+
+def test_a_vagrantfile_joining_the_label_to_its_domain_is_a_residual(repo: Repo, run: Run) -> None:
+    """sashgorokhov/kubernetes-training's shape: the test beside it moves, the VM's name must not
+    be left silently."""
+    root = repo({"Vagrantfile": _VAGRANTFILE}, config=_config("hosts: {puppet.example.com: pm.example.com}"),
+                allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    text = (root / "Vagrantfile").read_text()
+    assert 'puppet.vm.hostname = "puppet." + domain' in text
+    checked = run(root, "verify")
+    assert checked.exit_code == 1 and "Vagrantfile:7:" in checked.stdout \
+        and "residual (templated-name)" in checked.stdout, checked.stdout
+
+
+@pytest.mark.parametrize(("path", "text", "line"), [
+    pytest.param("a.py", "domain = 'lab.example'\na = 'web01.' + domain\n", 2, id="python-plus"),
+    pytest.param("b.py", "domain = 'lab.example'\nb = f\"web01.{domain}\"\n", 2, id="python-f-string"),
+    pytest.param("c.py", "domain = 'lab.example'\nc = \"web01.%s\" % domain\n", 2, id="python-percent"),
+    pytest.param("d.py", "domain = 'lab.example'\nd = \"web01.{}\".format(domain)\n", 2, id="python-format"),
+    pytest.param("e.py", "domain = 'lab.example'\ne = '.'.join(['web01', domain])\n", 2, id="python-join"),
+    pytest.param("a.go", 'package main\n\nconst domain = "lab.example"\n\nvar a = "web01." + domain\n', 5, id="go-plus"),
+    pytest.param("b.go", 'package main\n\nimport "fmt"\n\nconst domain = "lab.example"\n\n'
+                 'var b = fmt.Sprintf("web01.%s", domain)\n', 7, id="go-sprintf"),
+    pytest.param("a.tf", 'variable "domain" { default = "lab.example" }\nlocals {\n  b = format("web01.%s", var.domain)\n}\n',
+                 3, id="hcl-format"),
+    pytest.param("b.tf", 'variable "domain" { default = "lab.example" }\nlocals {\n  c = join(".", ["web01", var.domain])\n}\n',
+                 3, id="hcl-join"),
+    pytest.param("a.yml", "domain: lab.example\nb: \"{{ 'web01.' ~ domain }}\"\n", 2, id="jinja-tilde"),
+    pytest.param("b.yml", "domain: lab.example\nc: \"{{ 'web01.' + domain }}\"\n", 2, id="jinja-plus"),
+    pytest.param("Makefile", "DOMAIN := lab.example\ndeploy:\n\tssh web01.$(DOMAIN) true\n", 3, id="make"),
+    pytest.param("a.nix", 'let domain = "lab.example"; in { a = "web01." + domain; }\n', 1, id="nix-plus"),
+    pytest.param("a.php", "<?php\n$domain = 'lab.example';\n$a = 'web01.' . $domain;\n", 3, id="php-dot"),
+    pytest.param("a.lua", 'local domain = "lab.example"\nlocal a = "web01." .. domain\n', 2, id="lua-dotdot"),
+    pytest.param("A.cs", 'const string domain = "lab.example";\nvar a = $"web01.{domain}";\n', 2,
+                 id="csharp-interpolation"),
+    pytest.param("a.js", 'const domain = "lab.example";\nconst a = "web01." + domain;\n', 2, id="js-plus"),
+])
+def test_a_name_joined_to_its_domain_variable_is_a_residual(path: str, text: str, line: int, repo: Repo,
+                                                             run: Run) -> None:
+    root = repo({path: text}, config=_config("hosts: {web01.lab.example: app01.lab.example}"), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / path).read_text() == text
+    checked = run(root, "verify")
+    assert checked.exit_code == 1 and f"{path}:{line}:" in checked.stdout \
+        and "residual (templated-name)" in checked.stdout, checked.stdout
+
+
+@pytest.mark.parametrize(("path", "text"), [
+    pytest.param("a.py", "suffix = 'other.example'\na = 'web01.' + suffix\nb = f\"web01.{suffix}\"\n", id="another-domain"),
+    pytest.param("b.py", "d = {'web01.': 1}\nx = 'web01.' == y\n", id="no-join"),
+    pytest.param("c.js", 'const a = "web01." + suffix;\nconst suffix = "other.example";\n', id="js-another-domain"),
+])
+def test_a_label_joined_to_another_domain_is_no_residual(path: str, text: str, repo: Repo, run: Run) -> None:
+    root = repo({path: text}, config=_config("hosts: {web01.lab.example: app01.lab.example}"), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / path).read_text() == text
+    checked = run(root, "verify")
+    assert "templated-name" not in checked.stdout, checked.stdout
+    if path.endswith(".py"):
+        subprocess.run(["python3", "-c", "import ast,sys; ast.parse(open(sys.argv[1]).read())", str(root / path)],
+                       check=True, timeout=60)

@@ -51,32 +51,62 @@ _IN = re.compile(rb"""(?P<q>['"])(?P<text>[^'"\n\\]{1,128})(?P=q)[ \t]+(?:not[ \
 _SHELL_PREFIX = re.compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*##?(?P<text>[^{}$\s\"'`]{1,128})\}")
 
 
-def might_hold(data: bytes) -> bool:
+def might_hold(data: bytes, lowered: bytes | None = None) -> bool:
     """The cheap prefilter: a word of one of the tests, in any case."""
-    lowered = data.lower()
+    lowered = data.lower() if lowered is None else lowered
     return (b"with" in lowered or b"prefix" in lowered or b"includ" in lowered or b"contain" in lowered
             or b"index" in lowered or b"strstr" in lowered or b"strpos" in lowered or b"instr" in lowered
             or b"find" in lowered or b"${" in data or b"' in " in data or b'" in ' in data
             or b"' not in " in data or b'" not in ' in data)
 
 
+# The calls' words, found with bytes.find over a lower-cased copy (C speed): a whole-file search
+# of the two call patterns tried every position (1.4 s over 2 MB); each word found is matched
+# from the start of its identifier instead.
+_KEYS = (b"with", b"prefix", b"includ", b"contain", b"index", b"strstr", b"stristr", b"strpos", b"stripos",
+         b"instr", b"find")
+# a word, the rest of its name, then a call's parenthesis or a quoted argument
+_KEY_CALLS = tuple(re.compile(re.escape(key) + rb"[a-z_?-]{0,8}[ \t]*(?:\(|[\"'])") for key in _KEYS)
+_IDENT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _calls(data: bytes, lowered: bytes) -> list[tuple[str, re.Match[bytes]]]:
+    """Each prefix or substring call in `data` (`lowered`: it in lower case): (its grammar, the match)."""
+    starts: set[int] = set()
+    for key in _KEY_CALLS:  # each starts with its word: re finds it in C, prose fails at once
+        for found in key.finditer(lowered):
+            pos = start = found.start()
+            while start > 0 and pos - start < 40 and data[start - 1] in _IDENT:
+                start -= 1
+            starts.add(start)
+    out = []
+    for start in sorted(starts):
+        for call, grammar in ((_PREFIX_CALL, PREFIX), (_CONTAINS_CALL, CONTAINS)):
+            hit = call.match(data, start)
+            if hit is not None:
+                out.append((grammar, hit))
+                break
+    return out
+
+
 def positions(data: bytes) -> list[tuple[int, int, str]]:
     """(start, end, grammar) of each literal a prefix or substring test reads, in file order."""
-    if not might_hold(data):
+    lowered = data.lower()
+    if not might_hold(data, lowered):
         return []
     out: list[tuple[int, int, str]] = []
-    for call, grammar in ((_PREFIX_CALL, PREFIX), (_CONTAINS_CALL, CONTAINS)):
-        for hit in call.finditer(data):
-            args = _ARGS.match(data, hit.end())
-            end = args.end() if args is not None else hit.end()
-            if not hit.group().endswith(b"("):  # Ruby/Kotlin without parentheses: the first literal
-                first = _STRING.match(data, len(data[:hit.end()]) + (len(data[hit.end():end])
-                                                                     - len(data[hit.end():end].lstrip())))
-                if first is not None:
-                    out.append((*first.span("text"), grammar))
-                continue
-            out += [(*s.span("text"), grammar) for s in _STRING.finditer(data, hit.end(), end)]
-    out += [(*x.span("text"), CONTAINS) for x in _IN.finditer(data)]
+    for grammar, hit in _calls(data, lowered):
+        args = _ARGS.match(data, hit.end())
+        end = args.end() if args is not None else hit.end()
+        if not hit.group().endswith(b"("):  # Ruby/Kotlin without parentheses: the first literal
+            gap = data[hit.end():end]
+            first = _STRING.match(data, hit.end() + len(gap) - len(gap.lstrip()))
+            if first is not None:
+                out.append((*first.span("text"), grammar))
+            continue
+        out += [(*s.span("text"), grammar) for s in _STRING.finditer(data, hit.end(), end)]
+    if b"' in " in data or b'" in ' in data or b"' not in " in data or b'" not in ' in data:
+        out += [(*x.span("text"), CONTAINS) for x in _IN.finditer(data)]
     if b"${" in data:
         out += [(*x.span("text"), GLOB_PREFIX) for x in _SHELL_PREFIX.finditer(data)]
     # a substring of one or two characters (`"-"`, `"."`) tests no name; a prefix of one neither

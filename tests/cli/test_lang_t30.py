@@ -5,7 +5,8 @@
     of other languages (`bis`, `à`, `a`, `até`, `tot`, `hasta`, `do`, `до`, 至), arrows, SQL's
     upper-case `BETWEEN .. AND ..` over host names, a range call's two arguments
     (`summarize_address_range(IPv4Address(a), IPv4Address(b))`, `IPRange(a, b)`) and a two-item
-    pair of host names under a range key (`range: [web01, web05]`): now `range` residuals.
+    pair of host names under a range key (`range: [web01, web05]`), and a pdsh hostlist after a brace
+    set (`{web,cache}0[1-2]`): now `range` residuals.
 02. Prefix and substring tests of the old name's stem in other languages were silent (Python's
     `startswith` alone was read): Ruby `start_with?` and `\\A..\\z`, Go `strings.HasPrefix` and
     `strings.Contains`, PHP `str_starts_with`, JS `startsWith`/`includes`, Python `'web0' in h`,
@@ -168,6 +169,30 @@ def test_a_range_in_another_format_is_a_residual(path: str, text: str, line: int
     checked = run(root, "verify")
     assert checked.exit_code == 1 and f"{path}:{line}:" in checked.stdout and "residual (range)" in checked.stdout, \
         checked.stdout
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param("pdsh -w {web,cache}0[1-2] uptime\n", None, id="pdsh-brace-then-digit-range"),
+    pytest.param("clush -w {db,web}0[1-3] -b uptime\n", None, id="clush-brace-then-digit-range"),
+    pytest.param("ssh web01 && pdsh -w {db,cache}0[1-2] uptime\n", "ssh app01 && pdsh -w {db,cache}0[1-2] uptime\n",
+                 id="a-set-not-holding-the-old-name"),
+])
+def test_a_hostlist_after_a_brace_set_is_a_set(text: str, expected: str | None, repo: Repo, run: Run) -> None:
+    root = repo({"fleet.sh": text}, config=_config(_RANGES), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    if expected is not None:
+        assert done.exit_code == 0 and (root / "fleet.sh").read_text() == expected, done.stdout + done.stderr
+        return
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "fleet.sh").read_text() == text
+    checked = run(root, "verify")
+    assert checked.exit_code == 1 and "fleet.sh:1:" in checked.stdout and "residual (range)" in checked.stdout, \
+        checked.stdout
+    bash = shutil.which("bash")
+    assert bash is not None
+    expanded = subprocess.run([bash, "-c", "echo " + text.split()[2]], capture_output=True, text=True, check=True,
+                              timeout=30).stdout
+    assert "web0[1-" in expanded, expanded  # bash's brace expansion names web0[1-2]: pdsh expands web01 from it
 
 
 @pytest.mark.parametrize(("path", "text", "expected"), [

@@ -68,6 +68,23 @@ def test_a_renamed_key_meeting_a_standing_one_in_a_map_call_is_refused(path: str
         checked.stdout
 
 
+@pytest.mark.parametrize(("path", "before"), [
+    pytest.param("Hosts.java", 'class H { static final java.util.Map<String, String> IPS = java.util.Map.of('
+                 '"web01", "10.0.0.70", "app01", "10.0.0.90"); }\n', id="java"),
+    pytest.param("hosts.kts", 'val ips = mapOf("web01" to "10.0.0.70", "app01" to "10.0.0.90")\n', id="kotlin"),
+    pytest.param("hosts.py", 'IPS = dict([("web01", "10.0.0.70"), ("app01", "10.0.0.90")])\n', id="python"),
+])
+def test_a_map_call_collision_written_by_hand_fails_verify_strict(path: str, before: str, repo: Repo,
+                                                                  run: Run) -> None:
+    """What the sweep refuses, `verify --strict` fails on once written (a move by hand, `sed`)."""
+    root = repo({path: before}, config=_config("hosts: {web01: app01}"), allowlist=CURRENT_ALL)
+    (root / path).write_text(before.replace("web01", "app01"))
+    subprocess.run(["git", "-C", str(root), "commit", "-qam", "by hand"], check=True, timeout=60)
+    checked = run(root, "verify", "--strict")
+    assert checked.exit_code == 1 and f"{path}:" in checked.stdout + checked.stderr \
+        and "one map built by a call" in checked.stdout + checked.stderr, checked.stdout + checked.stderr
+
+
 def test_java_itself_refuses_the_duplicate_the_sweep_refuses(repo: Repo, run: Run, tmp_path: object) -> None:
     """The refused edit is one Java rejects at run time: `Map.of` throws on a duplicate key."""
     java = shutil.which("java")

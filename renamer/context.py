@@ -57,20 +57,36 @@ from renamer import work
 # ranges), a Markdown-escaped hyphen `\-` (pandoc) and three dots join them too (t28, finding 05).
 # U+2025 two-dot leader, U+22EF midline ellipsis, U+2053 swung dash, U+2E3A/2E3B two- and
 # three-em dashes, U+FE58 small em dash, U+FE63 small and U+FF0D full-width hyphen-minus (f30-left).
+# Arrows join them as well, in prose (`web01 → web05`, round 23 finding 01): U+2192 and its long,
+# double and heavy forms; an arrow also reads "renamed to", which a range residual leaves for a
+# person rather than rewrite one end.
 _DASHES = (rb"\xe2\x80[\x90-\x95\xa5\xa6]|\xe2\x88\x92|\xef\xbd\x9e|\xe3\x80\x9c|\\-"
            rb"|\xe2\x8b\xaf|\xe2\x81\x93|\xe2\xb8[\xba\xbb]|\xef\xb9[\x98\xa3]|\xef\xbc\x8d"
+           rb"|\xe2\x86\x92|\xe2\x9f\xb6|\xe2\x87\x92|\xe2\x9e\x94|&rarr;|&#8594;|&#x2192;"
            rb"|&(?:ndash|mdash|minus|hellip);"
            rb"|&#(?:8208|8209|8210|8211|8212|8213|8722|8230|x201[0-5]|x2212|x2026);")
-_TIGHT = rb"(?:-|" + _DASHES + rb"|\.\.\.?|~)"  # -, the dashes, .., ..., ~
+# The range operators of programming languages: `..`, `...`, Rust's `..=`, Kotlin's and Swift's `..<`,
+# Raku's `..^` (round 23 finding 01); Chinese 至 and 到, Japanese から between the ends.
+_RANGE_OP = rb"\.\.(?:\.|=|<|\^)?"
+_TIGHT = (rb"(?:-|" + _DASHES + rb"|" + _RANGE_OP + rb"|~"
+          rb"|[ \t]*(?:\xe8\x87\xb3|\xe5\x88\xb0|\xe3\x81\x8b\xe3\x82\x89)[ \t]*)")  # -, dashes, .., ~
 # Spaced forms need a full second end: "10.0.0.1 - 14 hosts" is prose, not a range.
 # Prose joins a range's ends with words too (`web01 up to web05`, `10.0.40.2 until 10.0.40.11`,
 # `between web01 and web05`); `and` joins ends only after `between` (_between), elsewhere two members.
-_WORDS = rb"-|to|through|thru|until|till|up[ \t]+to|(?P<and>and)"
+# Range words of other languages join them the same way (round 23 finding 01: `web01 bis web05`,
+# `web01 à web05`, `web01 a web05`, `até`): German `bis`, Dutch `tot` and `t/m`, French `à`, `au`
+# and `jusqu'à`, Spanish, Portuguese and Italian `a`, `al`, `ao`, `hasta`, `até`, `fino a`,
+# Scandinavian `till`/`til`, Polish, Czech and Slovak `do`, `až`, Russian `до` and `по`; any case
+# (SQL's `BETWEEN 'web01' AND 'web05'`).
+_LANG_WORDS = (rb"bis|tot|t/m|tot[ \t]+en[ \t]+met|\xc3\xa0|a|au|jusqu'(?:\xc3\xa0|a)|al|ao|hasta"
+               rb"|at\xc3\xa9|ate|fino[ \t]+a|til|do|a\xc5\xbe"
+               rb"|\xd0\xb4\xd0\xbe|\xd0\x94\xd0\xbe|\xd0\xbf\xd0\xbe")
+_WORDS = (rb"-|(?i:to|through|thru|until|till|up[ \t]+to|" + _LANG_WORDS + rb")|(?P<and>(?i:and))")
 # An ellipsis list's gap (`web01,…,web05`, `web01, ..., web05`, `10.0.0.70,&hellip;,74`: round 21,
 # finding 5's last form), and three dots alone (`web01 ... web05`).
 _ELLIPSIS = rb"(?:\xe2\x80\xa6|\.\.\.|&hellip;|&#8230;|&#x2026;)"
 _SPACED = (rb"(?:[ \t]*,[ \t]*" + _ELLIPSIS + rb"[ \t]*,[ \t]*"
-           rb"|[ \t]*(?:" + _DASHES + rb"|\.\.\.?|~)[ \t]*|[ \t]+--[ \t]+"
+           rb"|[ \t]*(?:" + _DASHES + rb"|" + _RANGE_OP + rb"|~)[ \t]*|[ \t]+--[ \t]+"
            rb"|[ \t]+(?:" + _WORDS + rb")[ \t]+)")
 # Every range has a digit right before its separator (a code span's or emphasis' mark between them at
 # most), or a brace set: a file without one (most files, and any file dense with plain references) is
@@ -79,7 +95,9 @@ RANGE_HINT = re.compile(rb"[0-9](?:[`*_'\")\]]|\xe2\x80[\x99\x9d\xba]|\xc2\xbb|\
                         rb"(?:-|~|\.\.|\\-|\xe2\x80[\x90-\x95\xa5\xa6]|\xe2\x88\x92"
                         rb"|\xe2\x8b\xaf|\xe2\x81\x93|\xe2\xb8[\xba\xbb]|\xef\xb9[\x98\xa3]|\xef\xbc\x8d"
                         rb"|\xef\xbd\x9e|\xe3\x80\x9c|&[#a-z]|,[ \t]*(?:\xe2|\.\.\.|&)"
-                        rb"|[ \t]+(?:to|through|thru|until|till|up[ \t]+to|and|-)[ \t])"
+                        rb"|\xe2\x86\x92|\xe2\x9f\xb6|\xe2\x87\x92|\xe2\x9e\x94|\xe8\x87\xb3|\xe5\x88\xb0|\xe3\x81\x8b"
+                        rb"|[ \t]+(?:(?i:to|through|thru|until|till|up[ \t]+to|and|" + _LANG_WORDS
+                        + rb")|-)[ \t])"
                         rb"|[0-9.A-Za-z_-]\{[0-9]")
 # what dresses a range's first end after it, and its second end before it: code spans, emphasis,
 # quotes, brackets, a Markdown link's target (`[web01](http://x)–[web05](http://y)`) and an HTML
@@ -522,6 +540,59 @@ def _finds(data: bytes, word: bytes) -> Iterator[int]:
         pos = data.find(word, pos + 1)
 
 
+# A range word that names a call (`summarize_address_range(`, `ip_range(`, round 23 finding 01) takes
+# its ends as its first two arguments, each maybe wrapped in a constructor (`IPv4Address('A')`).
+_CALL_PAIR = re.compile(rb"[\"'`]?[ \t]*\)?[ \t]*,[ \t]*(?:[A-Za-z_][\w.]{0,60}[ \t]*\()?[ \t]*[\"'`]?")
+# A range word's line naming two host names (round 23 finding 01: `range: [web01, web05]`,
+# `"hosts_range": ["web01", "web05"]`, `nodes_range = web01..web05`): the key's separator and a
+# bracket before the first, the pair's joiner between, a bracket or the line's end after the second.
+_HOST_LEAD = re.compile(rb"[A-Za-z0-9_-]*[\"'`]?[ \t]*(?:=>|[:=])?[ \t]*[\[({]?[ \t]*[\"'`]?")
+_HOST_NAME = re.compile(rb"[A-Za-z][A-Za-z0-9_-]*?[0-9]+(?:\.[A-Za-z][A-Za-z0-9-]*)*(?![A-Za-z0-9_.-])")
+_HOST_TAIL = re.compile(rb"[\"'`]?[ \t]*(?:[\])}][ \t]*[,;]?[ \t]*)*(?:(?:#|//)[^\n]*)?\r?(?:\n|\Z)")
+
+
+def find_declared_hosts(data: bytes, rules: Sequence[RangeRule],
+                        found: Collection[str]) -> list[tuple[tuple[int, int], RangeRule]]:
+    """Spans of the old host names that are one end of a pair of numbered names of one stem a
+    range word's line declares (`range: [web01, web05]`): the same pair of addresses is a
+    declared range (find_declared); of host names it is one too, decided by the pair (two
+    numbered names of one stem, the old one an end), not by a list of keys. A `pool` of names is
+    a list of members (docs/matching.md), so only `range` declares here."""
+    held = [rule for rule in rules if rule.kind == "host" and rule.old in found]
+    if not held or (b"ange" not in data and b"ANGE" not in data):
+        return []
+    lowered = data.lower()
+    out: list[tuple[tuple[int, int], RangeRule]] = []
+    for pos in _finds(lowered, b"range"):
+        if not range_word_at(data, lowered, pos, b"range"):
+            continue
+        lead = _HOST_LEAD.match(data, pos + len(b"range"))
+        first = _HOST_NAME.match(data, lead.end()) if lead else None
+        if first is None:
+            continue
+        end = data.find(b"\n", first.end())
+        end = len(data) if end == -1 else end
+        joiner = _PAIR.match(data, first.end(), end)
+        second = _HOST_NAME.match(data, joiner.end()) if joiner and joiner.end() > first.end() else None
+        if second is None or _HOST_TAIL.match(data, second.end()) is None:
+            continue
+        for rule in held:
+            ends = [hit for hit in (first, second) if _numbered(hit.group(), rule) is not None]
+            numbers = {_numbered(hit.group(), rule) for hit in ends}
+            olds = [hit for hit in ends if hit.group().split(b".")[0] == rule.old.encode()]
+            if len(ends) == 2 and len(numbers) == 2 and olds:
+                out += [(olds[0].span(), rule)]
+    return out
+
+
+def _numbered(name: bytes, rule: RangeRule) -> int | None:
+    """The number of `name`'s first label where it is `rule`'s stem and a number, else None."""
+    label = name.split(b".")[0]
+    if not label.startswith(rule.stem) or not label[len(rule.stem):].isdigit():
+        return None
+    return int(label[len(rule.stem):])
+
+
 def _declared_after(data: bytes, start: int, word: bytes,
                     address: re.Pattern[bytes] = _ADDRESS) -> Ends | None:
     """The range the rest of the line after a range word declares: its first two addresses,
@@ -529,7 +600,10 @@ def _declared_after(data: bytes, start: int, word: bytes,
     end = data.find(b"\n", start)
     end = len(data) if end == -1 else end
     found = list(itertools.islice(address.finditer(data, start, end), 3))
-    if len(found) < 2 or not _PAIR.fullmatch(data, found[0].end(), found[1].start()):
+    if len(found) < 2:
+        return None
+    if not _PAIR.fullmatch(data, found[0].end(), found[1].start()) and not (
+            data[start:start + 1] == b"(" and _CALL_PAIR.fullmatch(data, found[0].end(), found[1].start())):
         return None
     if word == b"pool" and len(found) == 3 and _PAIR.fullmatch(data, found[1].end(), found[2].start()):
         return None  # `pool: a, b, c`: a list of members, each its own reference

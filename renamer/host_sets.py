@@ -46,6 +46,7 @@ _BRACKET = re.compile(rb"\[(?:(?P<beg>[0-9]*):(?P<end>[0-9]+)(?::(?P<step>[0-9]+
 _SEQUENCE = re.compile(rb"\{(?:(?P<x>-?[0-9]+)\.\.(?P<y>-?[0-9]+)|(?P<a>[A-Za-z])\.\.(?P<z>[A-Za-z]))"
                        rb"(?:\.\.(?P<step>-?[0-9]+))?\}")
 _NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+_DIGITS = re.compile(rb"\[(?P<body>[0-9]-[0-9])\](?![*+?{])")  # `[1-2]`, read as a hostlist only after a set
 _REACH = 256  # how far a pattern reaches either side of its group
 CAP = 1 << 16  # names expanded per pattern; past it, each range or sequence stands for its ends
 _MAX_STEPS = 100_000  # a sequence's length before the ends alone are taken (`{1..999999999}`)
@@ -231,6 +232,10 @@ def _sequence(data: bytes, pos: int, high: int) -> tuple[tuple[Part, ...], int]:
                 pos = bracket.end()
                 continue
             listed = hostlists.BRACKET.match(data, pos, high)  # pdsh/Slurm `[01-05,07]`
+            if listed is None and any(not isinstance(p, Literal) for p in parts):
+                # `{web,cache}0[1-2]`: a one-digit range after another set's group is a hostlist,
+                # not a regular expression's class (round 23 finding 01)
+                listed = _DIGITS.match(data, pos, high)
             expanded = hostlists.values(listed.group("body")) if listed is not None else ()
             if listed is None or not expanded:
                 break

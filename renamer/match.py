@@ -62,6 +62,7 @@ from renamer.context import (
     RANGE_HINT,
     declared_ends,
     find_declared,
+    find_declared_hosts,
     find_ranges,
     find_sets,
     joined_ends,
@@ -1113,6 +1114,9 @@ class Matcher:
         if self._v4_pairs:
             present = {m.old for m in matches if m.kind == "address"}
             spans += find_declared(data, self._ranges, present) if present else []
+        if self.hosts:  # `range: [web01, web05]`: a pair of host names under a range word
+            named = {m.old for m in matches if m.kind == "host"}
+            spans += find_declared_hosts(data, self._ranges, named) if named else []
         spans.sort(key=lambda pair: pair[0])
         if spans:
             matches = with_ranges(matches, spans)

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import re
 
+from renamer import prefix_tests
+
 # Grammars (declared_patterns.Declared.grammar): each read by as_regex below.
 PREFIX = "prefix"  # a literal prefix: startswith('x') is the glob x*
 PREFIX_REGEX = "prefix-regex"  # a regex anchored at the start only: re.match, `is match`, grep ^
@@ -40,11 +42,15 @@ ANCHORED = "anchored"  # a fully anchored regex: PromQL's =~
 LITERAL = "literal"  # a plain name compared caselessly: HAProxy -i
 COMPOSED = "composed"  # a short literal head, a template, a literal tail: `n{{ i }}-cls1.lab`
 
-GRAMMARS = (PREFIX, PREFIX_REGEX, LUA, GLOB, REGEX_SEARCH, ANCHORED, LITERAL, COMPOSED)
+# prefix and substring tests in any language (prefix_tests.py, round 23 finding 02)
+CONTAINS = prefix_tests.CONTAINS  # a literal substring: `includes('x')`, `'x' in h`: the glob *x*
+GLOB_PREFIX = prefix_tests.GLOB_PREFIX  # a glob the name starts with: `${h#x}`
+
+GRAMMARS = (PREFIX, PREFIX_REGEX, LUA, GLOB, REGEX_SEARCH, ANCHORED, LITERAL, COMPOSED, CONTAINS, GLOB_PREFIX)
 
 # What each position spells (the first pass looks for them; caseless there).
 LITERALS = (b"startswith(", b"match(", b"find(", b"grep", b"(?i)", b"=~", b" -i ", b"[!", b"[[:",
-            b"}}", b"${")
+            b"}}", b"${", b"search(", *prefix_tests.LITERALS)
 
 _Q = rb"(?P<q>['\"])"
 _STARTSWITH = re.compile(rb"\.startswith\(\s*[rbuRBU]?" + _Q + rb"(?P<text>[^'\"\n\\]{1,128})(?P=q)")
@@ -74,8 +80,9 @@ _PLAIN_NAMES = re.compile(_NAME + r"(?:\|" + _NAME + r")*")
 def might_hold(data: bytes) -> bool:
     """The cheap prefilter: one of LITERALS (each `in` spelled out: a generator costs more)."""
     return (b"}}" in data or b"${" in data or b"match(" in data or b"find(" in data or b"grep" in data
+            or b"search(" in data
             or b"=~" in data or b"startswith(" in data or b"(?i)" in data or b" -i " in data
-            or b"[!" in data or b"[[:" in data)
+            or b"[!" in data or b"[[:" in data or prefix_tests.might_hold(data))
 
 
 def might_be_caseless(data: bytes) -> bool:
@@ -99,7 +106,11 @@ def positions(data: bytes) -> list[tuple[int, int, str, bool]]:
     if b"match(" in data:
         out += [(*x.span("text"), PREFIX_REGEX, True) for x in _PREFIX_MATCH.finditer(data)]
     if b"search(" in data:
-        out += [(*x.span("text"), REGEX_SEARCH, False) for x in _SEARCH.finditer(data)]
+        # a search anchored at the start only (`regex_search('^web0')`) is a prefix test, as re.match
+        # is (round 23 finding 02): the name need not end where the regex does
+        out += [(*x.span("text"), PREFIX_REGEX if x.group("text").startswith(b"^")
+                 and not x.group("text").endswith(b"$") else REGEX_SEARCH, x.group("text").startswith(b"^"))
+                for x in _SEARCH.finditer(data)]
     if b"match(" in data or b"find(" in data:
         out += [(*x.span("text"), LUA, False) for x in _LUA.finditer(data) if b"%" in x.group("text")]
     if b"grep" in data:
@@ -121,6 +132,8 @@ def positions(data: bytes) -> list[tuple[int, int, str, bool]]:
         out += [(*x.span(), COMPOSED, True) for x in _COMPOSED.finditer(data)]
     if b"[!" in data or b"[[:" in data:
         out += [(*x.span(), GLOB, True) for x in _DIALECT_GLOB.finditer(data)]
+    # `start_with?`, `HasPrefix`, `includes`, `'x' in h`, `${h#x}`: in any language
+    out += [(start, end, grammar, True) for start, end, grammar in prefix_tests.positions(data)]
     return sorted({p for p in out if p[1] > p[0]})
 
 
@@ -154,6 +167,11 @@ def as_regex(text: str, grammar: str) -> str | None:
         return "[A-Za-z0-9-]+".join(re.escape(piece) for piece in pieces)
     if grammar == GLOB:
         return _glob(text)
+    if grammar == CONTAINS:
+        return ".*" + re.escape(text) + ".*"
+    if grammar == GLOB_PREFIX:
+        glob = _glob(text)
+        return None if glob is None else glob + ".*"
     return None
 
 

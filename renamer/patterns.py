@@ -333,7 +333,8 @@ def _matched_in(token: bytes, olds: tuple[str, ...]) -> str | None:
     # `node**`; a glob writes `**` only as a path's whole part (`roles/**`) (break-it round 21, #16)
     text = _BOLD_EDGE.sub("", text)
     # (`~`: Ansible's regex host pattern and nginx's regex mark, `~(web|db)\\d{2}\\.lab`)
-    text = re.sub(r"^~?(?:\^|\\b)+|^~|(?:\$|\\b)+$", "", text)
+    # (Ruby's and PCRE's `\A`, `\z`, `\Z` anchor as `^` and `$` do: round 23 finding 02)
+    text = re.sub(r"^~?(?:\^|\\b|\\A)+|^~|(?:\$|\\b|\\[zZ])+$", "", text)
     candidates = [text]
     if "\\\\" in text:  # inside a JSON or C string: "192\\.168" is the regex 192\.168
         candidates.append(text.replace("\\\\", "\\"))

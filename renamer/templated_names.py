@@ -24,6 +24,26 @@ _TEMPLATE = re.compile(
     rb"(?P<filters>(?:[^}\n]|\}(?!\}))*)-?\}\}"
     rb"|\$\{(?P<svar>" + _IDENT + rb"(?:\." + _IDENT + rb")*)(?:(?P<op>:?[-=?+])(?P<sdef>[^}\n]*))?\}"
     rb"|\$(?P<bvar>" + _IDENT + rb")")
+# A name joined to its domain variable by an operator or a format's slot (round 23 finding 03), after
+# `label.`: Make's `$(DOMAIN)`; a single-brace slot naming a variable (Python's f-string, C#'s `$"..."`,
+# Rust's `format!`); the string's closing quote, then `+` (Ruby, Python, Go, Nix, JS), Jinja's `~`,
+# Lua's `..`, PHP's and Perl's spaced `.`, SQL's `||`, VB's `&` and a variable; a `%s` / `{}` slot
+# closing the string, then its argument: Python's `% domain`, `.format(domain)`, and the first
+# argument of a printf-family call (`Sprintf("web01.%s", domain)`, HCL `format()`), where the
+# string opens at the label (the slot is then the first).
+_DOTTED = _IDENT + rb"(?:\." + _IDENT + rb")*"
+_JOINED = re.compile(
+    rb"\$\((?P<mvar>" + _IDENT + rb")\)"
+    rb"|\{(?P<fvar>" + _DOTTED + rb")\}"
+    rb"|[\"'][ \t]*(?:\+|~|\.\.|[ \t]\.|\|\||&)[ \t]*\$?(?P<ovar>" + _DOTTED + rb")(?![A-Za-z0-9_(\[])")
+_SLOT = re.compile(
+    rb"(?:%s|\{\})[\"'][ \t]*(?:%[ \t]*\(?[ \t]*|\)?[ \t]*\.format\([ \t]*|,[ \t]*)\$?"
+    rb"(?P<pvar>" + _DOTTED + rb")(?![A-Za-z0-9_(\[])")
+# HCL's and Python's joins of a list with ".": `join(".", ["web01", var.domain])`,
+# `".".join(["web01", domain])`: the label, then the variable
+_LIST_JOIN = re.compile(
+    rb"(?:\bjoin\([ \t]*[\"']\.[\"'][ \t]*,[ \t]*\[|[\"']\.[\"']\.join\([ \t]*[\[(])[ \t]*[\"']"
+    rb"(?P<label>[A-Za-z0-9][A-Za-z0-9-]*)[\"'][ \t]*,[ \t]*\$?(?P<lvar>" + _DOTTED + rb")[ \t]*[\])]")
 _JINJA_DEFAULT = re.compile(rb"\|[ \t]*(?:default|d)[ \t]*\([ \t]*(['\"])(?P<value>[^'\"\n]*)\1")
 _TAIL = re.compile(rb"(?:\.[A-Za-z0-9-]+)*")  # labels after the template: `.{{ domain }}.internal`
 _LEFT = re.compile(rb"[A-Za-z0-9_.-]")
@@ -57,11 +77,13 @@ def labels_of(hosts: Iterable[tuple[str, str]]) -> dict[str, tuple[tuple[str, st
 
 def literals(labels: Iterable[str]) -> tuple[bytes, ...]:
     """One of these is in every file holding a templated name: `label.{{` or `label.$`."""
-    return tuple(sorted({f"{label}.{start}".encode() for label in labels for start in ("{{", "$")}))
+    return tuple(sorted({f"{label}.{start}".encode() for label in labels
+                         for start in ("{{", "$", '"', "'", "%s", "{")}))
 
 
 def might_hold(data: bytes, needles: Iterable[bytes]) -> bool:
-    return (b".{{" in data or b".$" in data) and any(n in data for n in needles)
+    return ((b".{{" in data or b".$" in data or b'."' in data or b".'" in data or b".%s" in data
+             or b".{" in data) and any(n in data for n in needles)) or b"join(" in data
 
 
 def find(data: bytes, labels: dict[str, tuple[tuple[str, str, str], ...]]) -> list[TemplatedName]:
@@ -75,6 +97,13 @@ def find(data: bytes, labels: dict[str, tuple[tuple[str, str, str], ...]]) -> li
             if found is not None:
                 out.append(found)
             pos = data.find(needle, pos + 1)
+    if b"join(" in data:
+        for hit in _LIST_JOIN.finditer(data):
+            joined = labels.get(hit.group("label").decode())
+            if joined:
+                text = data[hit.start():hit.end()].decode("utf-8", "replace")
+                variable = hit.group("lvar").decode().rsplit(".", 1)[-1]
+                out.append(TemplatedName(hit.start(), hit.end(), text, variable, None, "", joined))
     return sorted(out, key=lambda t: t.start)
 
 
@@ -84,7 +113,7 @@ def _at(data: bytes, pos: int, width: int,
         return None  # `x-ana-ml2.{{`: another name (DESIGN's left boundary)
     template = _TEMPLATE.match(data, pos + width)
     if template is None:
-        return None
+        return _joined(data, pos, width, candidates)
     tail = _TAIL.match(data, template.end())
     end = tail.end() if tail is not None else template.end()
     tail_text = data[template.end():end].decode("ascii", "replace")
@@ -103,6 +132,25 @@ def _at(data: bytes, pos: int, width: int,
     return TemplatedName(pos, end, text, variable, default, tail_text, candidates)
 
 
+def _joined(data: bytes, pos: int, width: int,
+            candidates: tuple[tuple[str, str, str], ...]) -> TemplatedName | None:
+    """`label.` joined to a variable by an operator or a format's slot (above), else None."""
+    at = pos + width
+    joined = _JOINED.match(data, at)
+    variable = None
+    if joined is not None:
+        variable = joined.group("mvar") or joined.group("fvar") or joined.group("ovar")
+    elif data[pos - 1:pos] in (b'"', b"'") or data[pos - 2:pos] in (b'f"', b"f'"):
+        slot = _SLOT.match(data, at)
+        if slot is not None:
+            joined, variable = slot, slot.group("pvar")
+    if joined is None or variable is None:
+        return None
+    name = variable.decode().rsplit(".", 1)[-1]  # `var.domain`, `self.domain`: the key `domain`
+    text = data[pos:joined.end()].decode("utf-8", "replace")
+    return TemplatedName(pos, joined.end(), text, name, None, "", candidates)
+
+
 def same_domain(value: str, tail: str, domain: str) -> bool:
     """Does a variable holding `value`, followed by `tail`, spell `domain` (any case, a final dot)?"""
     return (value.strip().strip("'\"") + tail).rstrip(".").lower() == domain.lower()
@@ -114,8 +162,16 @@ def defined_value(line: str, variable: str) -> str | None:
     `- VAR=value`),
     `export variable=value`, `{% set variable = 'value' %}`; quotes and a trailing comment off."""
     name = re.escape(variable)
-    found = (re.match(rf"\s*(?:-\s+)?(?:export\s+)?{name}\s*[:=]\s*(.*)$", line)
+    # (round 23 finding 03: `const domain = "x"`, `val`, `var`, `let`, `local`, `my`, PHP's `$domain`,
+    # Go's and Make's `:=`, Make's `?=`, a type after the name: `domain: string = "x"`)
+    found = (re.match(rf"\s*(?:-\s+)?(?:(?:export|const|var|val|let|local|my|our|readonly|static|final)"
+                      rf"\s+)*\$?{name}(?:\s*:\s*[A-Za-z][\w.]*(?=\s*=))?\s*(?::=|\?=|::=|[:=](?!=))\s*(.*)$",
+                      line)
              or re.search(rf"\{{%-?\s*set\s+{name}\s*=\s*(.*?)\s*-?%\}}", line)
+             # a typed declaration, a C-family statement: `const string domain = "x";`, Java's
+             # `static final String domain = "x";` (round 23 finding 03)
+             or re.match(rf"\s*(?:(?:public|private|protected|internal|static|final|const|readonly)\s+)*"
+                         rf"[A-Za-z_][\w<>\[\].?]*\s+{name}\s*=\s*(\"[^\"\n]*\"|'[^'\n]*')\s*;", line)
              # An INI inventory's host line: `ana-ml2 ansible_host=10.250.50.54 node=ana-ml2`.
              or re.match(rf"[A-Za-z0-9_.\[\]:-]+(?:\s+[A-Za-z0-9_]+=\S+)*?\s+{name}="
                          rf"(\"[^\"]*\"|'[^']*'|\S+)", line)

@@ -44,3 +44,51 @@ def test_no_templated_name(text: bytes) -> None:
 ])
 def test_what_a_line_defines(line: str, value: str | None) -> None:
     assert templated_names.defined_value(line, "DOMAIN" if "DOMAIN" in line else "domain") == value
+
+
+# -- round 23 finding 03: a label joined to its domain variable by an operator or a format's slot --------
+
+@pytest.mark.parametrize(("text", "variable"), [
+    (b'"ana-ml2." + domain', "domain"),
+    (b"'ana-ml2.' ~ domain", "domain"),
+    (b'"ana-ml2." .. domain', "domain"),
+    (b"'ana-ml2.' . $domain", "domain"),
+    (b'f"ana-ml2.{domain}"', "domain"),
+    (b'"ana-ml2.%s" % domain', "domain"),
+    (b'"ana-ml2.{}".format(domain)', "domain"),
+    (b'fmt.Sprintf("ana-ml2.%s", domain)', "domain"),
+    (b'format("ana-ml2.%s", var.domain)', "domain"),
+    (b'join(".", ["ana-ml2", var.domain])', "domain"),
+    (b"'.'.join(['ana-ml2', domain])", "domain"),
+    (b"ssh ana-ml2.$(DOMAIN) true", "DOMAIN"),
+])
+def test_a_joined_name_reads_its_variable(text: bytes, variable: str) -> None:
+    found = templated_names.find(text, LABELS)
+    assert [name.variable for name in found] == [variable]
+
+
+@pytest.mark.parametrize("text", [
+    b'"ana-ml2." == domain',  # a comparison, no join
+    b'"ana-ml2." + get_domain()',  # a call: what it returns is not read
+    b'x = "see %s ana-ml2.%s" % (a, b)',  # the slot is not the format's first
+    b'{"ana-ml2.": 1}',
+])
+def test_no_join_read(text: bytes) -> None:
+    assert templated_names.find(text, LABELS) == []
+
+
+@pytest.mark.parametrize(("line", "value"), [
+    ('const domain = "ana.lan"', "ana.lan"),
+    ("DOMAIN := ana.lan", "ana.lan"),
+    ("DOMAIN ?= ana.lan", "ana.lan"),
+    ("$domain = 'ana.lan';", "ana.lan"),
+    ('const string domain = "ana.lan";', "ana.lan"),
+    ('local domain = "ana.lan"', "ana.lan"),
+])
+def test_more_definitions(line: str, value: str) -> None:
+    variable = "DOMAIN" if "DOMAIN" in line else "domain"
+    assert templated_names.defined_value(line, variable) == value
+
+
+def test_a_comparison_defines_nothing() -> None:
+    assert templated_names.defined_value('domain == "ana.lan"', "domain") is None

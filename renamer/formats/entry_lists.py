@@ -26,6 +26,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from renamer.formats import map_calls
+
 _TOKEN = re.compile(r"""[{}\[\]()]|[,;]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
 _ENTRY = re.compile(r"""\s*(?:"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>(?:[^'\\\n]|\\.)*)'"""
                     r"""|\[[ \t]*(?P<bq>["'])(?P<bk>[^"'\n]*)(?P=bq)[ \t]*\]"""
@@ -90,10 +92,23 @@ def collision(before: str, after: str) -> str | None:
         return None
     found_entry = _twice(entries(before), entries(after))
     if found_entry is None:
-        return None
+        return map_collision(before, after)
     (_, key), lines = found_entry
     return (f"line {lines[0]}: after the rename the key {key!r} would stand twice in one list "
             f"(lines {', '.join(map(str, lines))}): a renamed key would collide with an existing one")
+
+
+def map_collision(before: str, after: str) -> str | None:
+    """Where the edited text holds a key twice in one map built by a call (by position, by infix
+    pairs or by pairs: formats/map_calls.py) that the original did not; else None."""
+    if not any(c in after for c in "[("):
+        return None
+    found = _twice(map_calls.entries(before), map_calls.entries(after))
+    if found is None:
+        return None
+    (_, key), lines = found
+    return (f"line {lines[0]}: after the rename the key {key!r} would stand twice in one map built by a "
+            f"call (lines {', '.join(map(str, lines))}): a renamed key would collide with an existing one")
 
 
 def _twice(earlier: Sequence[tuple[object, str, int]], later: Sequence[tuple[object, str, int]]

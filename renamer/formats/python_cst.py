@@ -14,6 +14,7 @@ import warnings
 from collections import Counter
 from collections.abc import Sequence
 
+from renamer.formats import entry_lists
 from renamer.formats.base import BaseFormat, Comment
 
 STRING = "string"
@@ -217,7 +218,8 @@ class Python(BaseFormat):
     checks_edits = True
 
     def edit_problem(self, before: str, after: str) -> str | None:
-        return dict_collision(before, after)
+        # `dict([("web01", a), ("app01", b)])`: a map built by a call (round 23, finding 10)
+        return dict_collision(before, after) or entry_lists.map_collision(before, after)
 
     def means_otherwise(self, before: str, after: str) -> bool:
         try:

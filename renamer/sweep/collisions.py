@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 from renamer import debug, swallowed_spellings, vcs_status
 from renamer.classify import CURRENT
-from renamer.formats import format_of, keylines
+from renamer.formats import entry_lists, format_of, keylines, python_cst
 from renamer.formats.yaml_rt import identity_collision
 from renamer.match import new_values_matcher
 from renamer.names import IPNetwork, parse_address
@@ -472,6 +472,8 @@ def _sibling_problem(rel: str, before: bytes, after: bytes) -> str | None:
         return identity_collision(old, new) or keylines.collision(old, new)
     if fmt.name in ("text", "dns", "env", "ini"):
         return keylines.collision(old, new)
+    if fmt.name == "python":  # a dict literal's key, a map built by a call (round 23 finding 10)
+        return python_cst.dict_collision(old, new) or entry_lists.map_collision(old, new)
     return None
 
 

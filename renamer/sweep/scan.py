@@ -192,7 +192,8 @@ REFUSED_HINTS = {
               "{ana,fv}-ml2; a pdsh/Slurm hostlist web[01-05,07]): "
               "renaming one member breaks the set; edit the range by hand, or keep it with a keep "
               "rule or the inline marker"),
-    "pattern": ("a regular expression or glob that matches an old value: no text substitution knows "
+    "pattern": ("a regular expression or glob that matches an old value, or a placeholder over its digits "
+                "(`web0X`, `web0<n>`, `10.0.0.7x`): no text substitution knows "
                 "what it should become; edit it by hand, or keep it with a keep rule"),
     "gateway": ("an interface's own address renamed out of the network its stanza's gateway (`gateway`, "
                 "`gateway4`, netplan `via:`) stands in: the host would get an off-link default route; move "

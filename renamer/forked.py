@@ -123,6 +123,7 @@ class _Worker:
                 # "renamer: aborted" line); a worker stopped by it would print a traceback.
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
                 signal.signal(signal.SIGTERM, signal.SIG_IGN)  # so is SIGTERM to the group (round 22, #24)
+                signal.signal(signal.SIGHUP, signal.SIG_IGN)  # and a hang-up (round 23, #07)
                 _serve(task, item_read, result_write)
             except BaseException:
                 code = 1

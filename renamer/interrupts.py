@@ -9,6 +9,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 Handler = Callable[[int, Any], None] | int
+# The signals that stop a command as Ctrl-C does: SIGTERM (`timeout`, a CI cancel, systemd) and
+# SIGHUP (the operator's ssh session or terminal drops; break-it round 23, #07). Each only where
+# the process has it at its default: `nohup` (SIGHUP ignored) keeps a sweep running, as asked.
+STOPPING: tuple[signal.Signals, ...] = (signal.SIGTERM, signal.SIGHUP)
 
 
 @contextlib.contextmanager
@@ -27,21 +31,26 @@ def handled(signals: tuple[signal.Signals, ...], handler: Handler) -> Iterator[N
 
 
 def raise_interrupt(signum: int, frame: Any) -> None:
-    """A handler that makes a signal (SIGTERM) interrupt like Ctrl-C."""
+    """A handler that makes a signal (SIGTERM, SIGHUP) interrupt like Ctrl-C."""
     raise KeyboardInterrupt
 
 
 @contextlib.contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM raised as Ctrl-C (KeyboardInterrupt) for the duration, where the process does not
-    ignore it (`nohup`, a parent that set it ignored) and no handler of a caller's is set: every
-    command then stops as Ctrl-C stops it, saying what is left, exit 130 (break-it round 22, #24)."""
-    if threading.current_thread() is not threading.main_thread() \
-            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+    """SIGTERM and SIGHUP (`STOPPING`) raised as Ctrl-C (KeyboardInterrupt) for the duration, each
+    where the process does not ignore it (`nohup`, a parent that set it ignored) and no handler of
+    a caller's is set: every command then stops as Ctrl-C stops it, saying what is left, exit 130
+    (break-it round 22, #24; round 23, #07: SIGHUP killed the write phase silently, exit 129)."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    with handled((signal.SIGTERM,), raise_interrupt):
+    with handled(stopping(), raise_interrupt):
         yield
+
+
+def stopping() -> tuple[signal.Signals, ...]:
+    """The `STOPPING` signals this process has at their default (none ignored, none a caller's)."""
+    return tuple(n for n in STOPPING if signal.getsignal(n) is signal.SIG_DFL)
 
 
 class Deferred:
@@ -56,8 +65,8 @@ class Deferred:
 
 
 @contextlib.contextmanager
-def deferred(signals: tuple[signal.Signals, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[Deferred]:
-    """Ctrl-C and SIGTERM recorded, not raised, for the duration (see `Deferred`). A signal
+def deferred(signals: tuple[signal.Signals, ...] = (signal.SIGINT, *STOPPING)) -> Iterator[Deferred]:
+    """Ctrl-C, SIGTERM and SIGHUP recorded, not raised, for the duration (see `Deferred`). A signal
     the process ignores (a background job started by `nohup` or a non-interactive shell's
     `&`) stays ignored."""
     recorder = Deferred()

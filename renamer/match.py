@@ -41,6 +41,7 @@ from renamer import (
     nat_maps,
     number_addresses,
     own_storage,
+    placeholders,
     prefix_dress,
     prefix_lists,
     prefix_moves,
@@ -165,6 +166,8 @@ class Matcher:
                                                                if ":" not in old]
         self._pattern_starts = fragments(self._pattern_olds)
         self._pattern_news = {old: new for old, new in [*self.hosts, *self.addresses]}
+        # `web0X`, `10.0.0.7x`: a placeholder over an old value's digits (placeholders.py; round 23, #15)
+        self._placeholders = placeholders.Placeholders(self._pattern_olds, self._pattern_news)
         self._patterns_of: bytes | None = None  # the last file asked about, and its answer
         self._patterns_found: list[PatternHit] = []
         self._pattern_kinds = {old: (new, "host") for old, new in self.hosts}
@@ -476,8 +479,11 @@ class Matcher:
         """find_patterns, asked once per file: the first pass's answer is the full scan's."""
         if data is not self._patterns_of:
             self._patterns_of = data
-            self._patterns_found = find_patterns(data, self._pattern_olds, self._pattern_starts,
-                                                 self._pattern_news)
+            found = find_patterns(data, self._pattern_olds, self._pattern_starts, self._pattern_news)
+            placed = [PatternHit(start, end, old) for start, end, old in self._placeholders.find(data)]
+            self._patterns_found = ([*found, *(p for p in placed if not any(
+                h.start < p.end and p.start < h.end for h in found))] if placed else found)
+            self._patterns_found.sort(key=lambda hit: hit.start)
         return self._patterns_found
 
     def _address_patterns(self, data: bytes) -> list[address_patterns.Decision]:

@@ -226,7 +226,9 @@ def _apply(campaign: Campaign, skip: Collection[str], progress: Progress) -> Cam
     if planned.blocked:
         return CampaignApply(planned)
     outcomes: dict[str, RepoApply] = {}
-    with interrupts.handled((signal.SIGTERM,), interrupts.raise_interrupt):  # SIGTERM as Ctrl-C
+    # SIGTERM and SIGHUP as Ctrl-C, where not ignored (`nohup`)
+    stopping = tuple(n for n in interrupts.STOPPING if signal.getsignal(n) is not signal.SIG_IGN)
+    with interrupts.handled(stopping, interrupts.raise_interrupt):
         for repo, repo_plan in zip(campaign.repos, planned.repos, strict=True):
             progress(f"{repo.name}: applying")
             outcomes[repo.name] = _apply_repo(campaign, repo, repo_plan, outcomes)

@@ -86,7 +86,7 @@ def cli(ctx: click.Context) -> None:
     Exit codes: 0 success, 1 the check found problems (also a sweep that wrote
     and left references for a decision, as verify would fail; a dry run is 0),
     2 usage or configuration error, 3 refused as unsafe, 130 interrupted
-    (Ctrl-C or SIGTERM; dns apply rolls back what it changed first).
+    (Ctrl-C, SIGTERM or SIGHUP; dns apply rolls back what it changed first).
     """
     ctx.ensure_object(Settings)
 

@@ -18,6 +18,7 @@ from renamer.allowlist import Exemption
 from renamer.documents import versioned
 from renamer.masking import mask_line
 from renamer.moved_tags import TaggedMove
+from renamer.name_limits import LIMIT
 from renamer.prefix_moves import OUTSIDE, ZoneChange, zone_changes
 from renamer.prefix_pools import TOOL
 from renamer.printable import json_escaped
@@ -72,7 +73,8 @@ def _sweep_counts(counts: dict[str, Any], summary: Summary, dry_run: bool,
     if not dry_run:
         return counts
     listed = {(r.path, r.line) for r in refused}
-    stuck = sum(1 for r in summary.stuck if not (r.reason in (OUTSIDE, TOOL) and (r.path, r.line) in listed))
+    stuck = sum(1 for r in summary.stuck
+                if not (r.reason in (OUTSIDE, TOOL, LIMIT) and (r.path, r.line) in listed))
     out = {k: v for k, v in counts.items() if k != "residual"}
     return {"to_rewrite": counts["residual"] - len(summary.stuck), "left": stuck, **out}
 

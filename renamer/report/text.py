@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from renamer.allowlist import Exemption
 from renamer.masking import mask_line
+from renamer.name_limits import LIMIT
 from renamer.near_miss import sentence
 from renamer.prefix_moves import OUTSIDE, ZoneChange
 from renamer.prefix_pools import TOOL
@@ -97,7 +98,8 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
     # An address a shrink cannot place (a length its tool refuses) is a refusal, listed under Refused
     # below: not a residual too (t29-33, finding 19: each was counted twice).
     listed = {(r.path, r.line) for r in refused}
-    stuck = [r for r in summary.stuck if not (r.reason in (OUTSIDE, TOOL) and (r.path, r.line) in listed)]
+    stuck = [r for r in summary.stuck
+             if not (r.reason in (OUTSIDE, TOOL, LIMIT) and (r.path, r.line) in listed)]
     if stuck:
         lines.append(f"Residual, left for you ({len(stuck)}):")
         lines += [f"  {location(r)}: {r.old} ({r.reason}: {r.note})" for r in stuck]

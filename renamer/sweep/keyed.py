@@ -54,7 +54,8 @@ _DNSMASQ = re.compile(r"^\s*(?P<type>host-record|dhcp-host|address|cname|ptr-rec
                       r"(?P<value>.*?)\s*$")
 _UNBOUND = re.compile(r"""^\s*(?P<type>local-data|local-data-ptr)\s*:\s*(?P<q>["'])(?P<value>.*)(?P=q)\s*$""")
 # ssh_config: `Host web01 web01.lab` (`host = web01` is an INI or TOML key: values may merge).
-_SSH_HOST = re.compile(r"^\s*(?:Host|host|HOST)\s+(?P<names>[^#=\s][^#=]*?)\s*(?:#.*)?$")
+# (Not dhcpd's `host web01 { ... }`: a brace opens a declaration, no ssh block; round 23, #09.)
+_SSH_HOST = re.compile(r"^\s*(?:Host|host|HOST)\s+(?P<names>[^#=\s{][^#={]*?)\s*(?:#.*)?$")
 # A hosts file's line: an address, then its names.
 _HOSTS_LINE = re.compile(r"^\s*(?P<address>[0-9A-Fa-f.:]+(?:%\w+)?)\s+(?P<names>[^#]+?)\s*(?:#.*)?$")
 # An Ansible INI inventory's host line inside a group: a name, then only `var=value` pairs.

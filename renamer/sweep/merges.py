@@ -30,6 +30,7 @@ from renamer.formats import Format
 from renamer.formats.zone import is_records, is_zone
 from renamer.sweep.keyed import Found, Key, canonical, line_keys
 from renamer.sweep.model import Edit, apply_edits
+from renamer.sweep.reservation_keys import with_reservations
 
 # Keys whose format the structure check parses (sweep/scan.py): it refuses a renamed one meeting a
 # standing one already, with the parser's own words; merged pairs are this module's alone.
@@ -92,7 +93,8 @@ def _by_line(lines: list[str], shown: list[str], starts: list[int], moved: _Move
     seen: dict[Key, list[_Side]] = {}
     problems: list[str] = []
     owner: tuple[str | None, str] | None = None  # the last zone owner's side, for lines that leave it out
-    for index, keys in sorted(line_keys(lines, records=records).items()):
+    # DHCP reservations of other servers than dnsmasq: Kea, UCI, networkd, Windows, RouterOS (round 23, #09)
+    for index, keys in sorted(with_reservations(lines, line_keys(lines, records=records)).items()):
         for found in keys:
             if found.span == (0, 0) and owner is not None:
                 old, new = owner  # a record whose owner is the previous line's

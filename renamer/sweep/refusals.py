@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from renamer import prefix_spellings
 from renamer.errors import UnsafeError
+from renamer.name_limits import HINT, LIMIT
 from renamer.names import IPNetwork, parse_address
 from renamer.prefix_moves import OUTSIDE, PrefixMove
 from renamer.prefix_pools import TOOL
@@ -62,6 +63,9 @@ def refusals(scan: ScanResult) -> list[Refusal]:
                 out.append(Refusal(result.path, ref.line, f"{heading}: {why}"))
             elif ref.status == RESIDUAL and ref.reason == TOOL:  # a length its tool refuses (prefix_pools.py)
                 out.append(Refusal(result.path, ref.line, f"{TOOL}: {(ref.note or '').split('; ')[0]}"))
+            elif ref.status == RESIDUAL and ref.reason == LIMIT:  # a name its place cannot hold (name_limits)
+                note = (ref.note or "").removesuffix(f"; {HINT}")
+                out.append(Refusal(result.path, ref.line, f"{LIMIT}: {note}"))
     return out
 
 
@@ -94,6 +98,10 @@ def refuse(found: list[Refusal]) -> None:
         raise UnsafeError(f"a network move leaves {used} in use with no host place in the new network: "
                           f"{listed}; nothing written: renumber them by hand (renames.addresses), or choose "
                           "another new network, then sweep again")
+    if all(r.problem.startswith(LIMIT) for r in found):  # break-it round 23, #14
+        raise UnsafeError(f"a new name is longer than {plural(len(found), 'place')} it lands in can hold: "
+                          f"{listed}; nothing written: choose a shorter new name, or write a short one there "
+                          "by hand and keep the line with a keep rule, then sweep again")
     if all(r.problem.startswith(SHRINK) for r in found):
         used = plural(len(found), "address", "addresses")
         raise UnsafeError(f"a network move shrinks past {used} in use: {listed}; "

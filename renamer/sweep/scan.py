@@ -19,6 +19,7 @@ from renamer import (
     kube_identities,
     label_names,
     moved_tags,
+    name_limits,
     near_miss,
     prefix_moves,
     prefix_pools,
@@ -170,6 +171,7 @@ REFUSED_HINTS = {
                         "prefix-list's ge/le under the network's length, a Calico block larger than its "
                         "pool, an nftables interval set whose elements overlap): the sweep is refused, "
                         "nothing written; edit it by hand, or choose another new network"),
+    name_limits.LIMIT: name_limits.HINT,
     prefix_pools.TIED: ("a length tied to a resized network by a key of its own (a pd-pool's delegations, "
                         "a node CIDR mask, a prefix-list's ge/le) that the new length leaves valid but "
                         "changes the meaning of: it is left as it was (a prefix-list entry whole, a node "
@@ -190,7 +192,8 @@ REFUSED_HINTS = {
               "{ana,fv}-ml2; a pdsh/Slurm hostlist web[01-05,07]): "
               "renaming one member breaks the set; edit the range by hand, or keep it with a keep "
               "rule or the inline marker"),
-    "pattern": ("a regular expression or glob that matches an old value: no text substitution knows "
+    "pattern": ("a regular expression or glob that matches an old value, or a placeholder over its digits "
+                "(`web0X`, `web0<n>`, `10.0.0.7x`): no text substitution knows "
                 "what it should become; edit it by hand, or keep it with a keep rule"),
     "gateway": ("an interface's own address renamed out of the network its stanza's gateway (`gateway`, "
                 "`gateway4`, netplan `via:`) stands in: the host would get an off-link default route; move "
@@ -784,6 +787,8 @@ class FileScanner:
                              if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
         if hidden_names:  # old values only its decoded bytes spell: residuals, never rewritten
             matches = decoded_names.decoded_matches(data, matches, self.matcher.hosts, self.matcher.addresses)
+        if matches and status == CURRENT and content.kind == "text" and name_limits.might_hold(data):
+            matches = name_limits.limited(rel, data, matches)  # `netbios name = fs01`: 15 characters (#14)
         if matches and status == CURRENT and content.kind == "text":  # a sops file, a signed text (sealed.py)
             matches = sealed.held(self.signatures, rel, data, matches)
         if matches and status == CURRENT and ".tfstate" in rel:  # terraform's record of the world: kept as is

@@ -45,7 +45,9 @@ def _rewritten(root: Path) -> list[bool]:
 
 
 @pytest.mark.parametrize("number", [pytest.param(signal.SIGINT, id="ctrl-c"),
-                                    pytest.param(signal.SIGTERM, id="sigterm")])
+                                    pytest.param(signal.SIGTERM, id="sigterm"),
+                                    # the ssh session drops: before, a silent 129 (break-it round 23, #07)
+                                    pytest.param(signal.SIGHUP, id="sighup")])
 def test_an_interrupt_in_the_write_phase_says_what_is_left_and_the_rerun_commits_it(
         repo, run, monkeypatch, number: signal.Signals) -> None:
     root = repo(FILES)
@@ -124,8 +126,9 @@ if os.environ.get("RENAMER_SWEEP_PHASE") != "renames":
 
 def _interruptible() -> None:
     """A child as a shell starts it: SIGINT not ignored (pytest-xdist's workers ignore it, and
-    an ignored signal stays ignored across exec)."""
+    an ignored signal stays ignored across exec); SIGHUP as a login shell leaves it."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def _sweep(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -136,6 +139,9 @@ def _sweep(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(("hook", "body"), [
     pytest.param("post-commit", "    os.kill(renamer(), signal.SIGINT)\n    time.sleep(0.3)\n",
                  id="after-the-commit"),
+    # the ssh session drops once the commit is made: before, exit 129 though committed (round 23, #07)
+    pytest.param("post-commit", "    os.kill(renamer(), signal.SIGHUP)\n    time.sleep(0.3)\n",
+                 id="sighup-after-the-commit"),
     pytest.param("pre-commit", "    os.kill(renamer(), signal.SIGINT)\n    time.sleep(0.5)\n",
                  id="while-git-commits-and-git-finishes"),
 ])
@@ -233,21 +239,24 @@ def test_a_terminal_ctrl_c_during_the_writes_always_tells_the_truth(repo) -> Non
 
 
 def _terminable() -> None:
-    """A child as a CI runner starts it: SIGTERM and SIGINT at their defaults."""
+    """A child as a CI runner or a login shell starts it: SIGTERM, SIGINT and SIGHUP at their defaults."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
-def test_sigterm_to_the_group_while_git_commits_says_what_is_left(repo) -> None:
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_a_stop_to_the_group_while_git_commits_says_what_is_left(repo, name: str) -> None:
     """Break-it round 22, #24: a CI cancel (SIGTERM to the job's process group) while `git commit`
-    ran killed the sweep silently, exit 143, the rewrite written and uncommitted. Now as Ctrl-C."""
+    ran killed the sweep silently, exit 143, the rewrite written and uncommitted; round 23, #07:
+    the operator's ssh session dropping (SIGHUP to the session's group) did, exit 129. Now as Ctrl-C."""
     root = repo(FILES)
     head = git(root, "rev-parse", "HEAD")
-    _hook(root, "pre-commit", "    os.killpg(os.getpgid(renamer()), signal.SIGTERM)\n    time.sleep(5)\n")
+    _hook(root, "pre-commit", f"    os.killpg(os.getpgid(renamer()), signal.{name})\n    time.sleep(5)\n")
     result = subprocess.run([sys.executable, "-m", "renamer", "sweep", "--commit"], cwd=root, capture_output=True,
                             text=True, check=False, env={**os.environ, "NO_COLOR": "1"}, start_new_session=True,
                             preexec_fn=_terminable)
-    assert result.returncode == 130, (result.returncode, result.stderr)  # before: -15 (143 in a shell), no word
+    assert result.returncode == 130, (result.returncode, result.stderr)  # before: -15 / -1 (143 / 129), no word
     assert result.stderr == ("renamer: interrupted before the commit: the rewrite of 5 files is written, not "
                              f"committed; `renamer sweep --commit` commits it (journal: {JOURNAL})\n")
     assert git(root, "rev-parse", "HEAD") == head and all(_rewritten(root))
@@ -257,10 +266,13 @@ def test_sigterm_to_the_group_while_git_commits_says_what_is_left(repo) -> None:
     assert git(root, "status", "--porcelain") == ""
 
 
-@pytest.mark.parametrize("command", [("sweep", "--commit"), ("verify",)])
-def test_sigterm_to_the_group_while_scanning_aborts_with_130(repo, command: tuple[str, ...]) -> None:
-    """SIGTERM to the process group (as `timeout` or a CI cancel sends it) during the scan, forked
-    workers included: "renamer: aborted", exit 130, nothing written; never a silent 143."""
+@pytest.mark.parametrize(("command", "number"), [(("sweep", "--commit"), signal.SIGTERM), (("verify",), signal.SIGTERM),
+                                                 (("sweep", "--commit"), signal.SIGHUP)])
+def test_sigterm_to_the_group_while_scanning_aborts_with_130(repo, command: tuple[str, ...],
+                                                             number: signal.Signals) -> None:
+    """SIGTERM to the process group (as `timeout` or a CI cancel sends it) or SIGHUP (a terminal
+    hanging up) during the scan, forked workers included: "renamer: aborted", exit 130, nothing
+    written; never a silent 143 or 129."""
     files = {f"s/f{i:05d}.env": f"HOST=ana-ml2 {i}\n" + "x=1\n" * 200 for i in range(6000)}
     root = repo(files)
     head = git(root, "rev-parse", "HEAD")
@@ -268,8 +280,28 @@ def test_sigterm_to_the_group_while_scanning_aborts_with_130(repo, command: tupl
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
                           env={**os.environ, "NO_COLOR": "1"}, preexec_fn=_terminable) as proc:
         time.sleep(1.5)  # the interpreter is up and listing or scanning 6000 files
-        os.killpg(proc.pid, signal.SIGTERM)
+        os.killpg(proc.pid, number)
         stderr = proc.communicate(timeout=120)[1]
     assert proc.returncode == 130, (proc.returncode, stderr)
     assert stderr.splitlines()[-1] == "renamer: aborted", stderr
     assert git(root, "rev-parse", "HEAD") == head and git(root, "status", "--porcelain") == ""
+
+
+def _hangup_ignored() -> None:
+    """As `nohup` starts it: SIGHUP ignored, the rest at their defaults."""
+    _terminable()
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def test_sighup_under_nohup_is_ignored_and_the_sweep_commits(repo) -> None:
+    """An operator who started the sweep under `nohup` asked it to outlive the session: SIGHUP to
+    renamer while git commits changes nothing, the sweep completes (exit 0, committed)."""
+    root = repo(FILES)
+    head = git(root, "rev-parse", "HEAD")
+    _hook(root, "pre-commit", "    os.kill(renamer(), signal.SIGHUP)\n    time.sleep(1)\n")
+    result = subprocess.run([sys.executable, "-m", "renamer", "sweep", "--commit"], cwd=root, capture_output=True,
+                            text=True, check=False, env={**os.environ, "NO_COLOR": "1"}, start_new_session=True,
+                            preexec_fn=_hangup_ignored)
+    assert result.returncode == 0, (result.returncode, result.stderr)
+    assert git(root, "rev-parse", "HEAD~1") == head and all(_rewritten(root))
+    assert git(root, "status", "--porcelain") == "" and not (root / JOURNAL).exists()

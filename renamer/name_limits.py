@@ -1,0 +1,122 @@
+"""Names over the limit of the place they land in (issue 27 item 16, B-12; break-it round 23, #14).
+
+A new host name valid as a DNS label (63) can still be too long where the file puts it: a NetBIOS
+name and a Windows computer name hold 15 characters (Samba and Windows refuse or cut a longer
+one), a Linux interface name 15 (IFNAMSIZ less its NUL: networkd ignores the .netdev, `ip link`
+fails "name too long"). The value a renamed occurrence sits in is read whole at each such place,
+with every old value inside it replaced; over the limit, each occurrence there is refused
+`name-limit`, which refuses the sweep before its first write (sweep/refusals.py), file:line and
+the reason, and leaves a residual that verify fails on. A value that stays within the limit is
+rewritten as usual: no word.
+
+The places (each its own syntax, so no other file's `Name=` or `name` is read):
+
+* NetBIOS (15): smb.conf `netbios name =` and each of `netbios aliases =`;
+* Windows computer names (15): an unattend file's `<ComputerName>`, PowerShell's
+  `Rename-Computer`/`Add-Computer` `-NewName`, `netdom renamecomputer ... /newname:`;
+* interface names (15): a systemd `.netdev`/`.link` file's `Name=`, netplan's `set-name:`, a
+  NetworkManager keyfile's `interface-name=`, ifupdown's `iface NAME inet`/`auto NAME`, `ip link
+  add [name] NAME` and `ip link set DEV name NAME`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from renamer.occurrences import Match
+
+LIMIT = "name-limit"
+HINT = ("a new name longer than the place it lands in holds (a NetBIOS or Windows computer name, a Linux "
+        "interface name: 15 characters): the consumer refuses or cuts it; the sweep is refused, nothing "
+        "written: choose a shorter new name, or write a short name there by hand and keep the line with "
+        "a keep rule")
+
+_NETBIOS = "a NetBIOS name holds 15 (Samba, Windows)"
+_WINDOWS = "a Windows computer name holds 15 (its NetBIOS name)"
+_IFNAME = "a Linux interface name holds 15 (IFNAMSIZ)"
+
+
+@dataclass(frozen=True)
+class _Place:
+    pattern: re.Pattern[bytes]
+    limit: int
+    why: str
+    suffixes: tuple[str, ...] = ()  # only in files whose name ends so (empty: any file)
+    words: bool = False  # the value is a list of names, each one limited
+
+
+_VALUE = rb"(?P<value>[A-Za-z0-9_.$@{}%-]+)"
+_PLACES = (
+    _Place(re.compile(rb"(?im)^[ \t]*netbios[ \t]+name[ \t]*=[ \t]*" + _VALUE), 15, _NETBIOS),
+    _Place(re.compile(rb"(?im)^[ \t]*netbios[ \t]+aliases[ \t]*=(?P<value>[^\r\n#;]*)"), 15, _NETBIOS,
+           words=True),
+    _Place(re.compile(rb"(?i)<ComputerName>[ \t]*" + _VALUE + rb"[ \t]*</ComputerName>"), 15, _WINDOWS),
+    _Place(re.compile(rb"(?i)\b(?:Rename|Add)-Computer\b[^\r\n;|]*?-NewName[ \t:]+[\"']?" + _VALUE), 15,
+           _WINDOWS),
+    _Place(re.compile(rb"(?i)\bnetdom(?:\.exe)?[ \t]+renamecomputer\b[^\r\n]*?/newname:[\"']?" + _VALUE), 15,
+           _WINDOWS),
+    _Place(re.compile(rb"(?m)^[ \t]*Name[ \t]*=[ \t]*" + _VALUE), 15, _IFNAME, (".netdev", ".link")),
+    _Place(re.compile(rb"(?m)^[ \t]*set-name[ \t]*:[ \t]*[\"']?" + _VALUE), 15, _IFNAME),
+    _Place(re.compile(rb"(?m)^[ \t]*interface-name[ \t]*=[ \t]*" + _VALUE), 15, _IFNAME),
+    _Place(re.compile(rb"(?m)^[ \t]*iface[ \t]+" + _VALUE + rb"[ \t]+inet6?[ \t]"), 15, _IFNAME),
+    _Place(re.compile(rb"(?m)^[ \t]*(?:auto|allow-hotplug)[ \t]+(?P<value>[^\r\n#]*)"), 15, _IFNAME,
+           ("interfaces",), words=True),
+    _Place(re.compile(rb"\bip[ \t]+link[ \t]+add[ \t]+(?:link[ \t]+\S+[ \t]+)?(?:name[ \t]+)?" + _VALUE), 15,
+           _IFNAME),
+    _Place(re.compile(rb"\bip[ \t]+link[ \t]+set[ \t]+(?:dev[ \t]+)?\S+[ \t]+name[ \t]+" + _VALUE), 15,
+           _IFNAME),
+)
+# Cheap: a file holding none of these words holds no limited place.
+_WORDS = re.compile(rb"(?i)netbios|computername|-computer|renamecomputer|\bname[ \t]*=|set-name"
+                    rb"|interface-name|\biface\b|\bauto\b|allow-hotplug|ip[ \t]+link")
+_WORD = re.compile(rb"[^\s,]+")
+
+
+def might_hold(data: bytes) -> bool:
+    return _WORDS.search(data) is not None
+
+
+def limited(rel: str, data: bytes, matches: list[Match]) -> list[Match]:
+    """`matches` with each rewritable occurrence whose landing place's value, renamed, would be
+    over that place's limit refused `name-limit`, with a note saying the new value, its length and
+    the limit."""
+    open_ = [m for m in matches if m.refused is None and m.kept is None]
+    if not open_:
+        return matches
+    held: dict[int, str] = {}
+    for start, end, place in _values(rel, data):
+        inside = [m for m in open_ if start <= m.start and m.end <= end]
+        if not inside:
+            continue
+        new = _renamed(data, start, end, inside)
+        if len(new.encode("utf-8")) > place.limit:
+            note = f"{new} would be {len(new.encode('utf-8'))} characters here; {place.why}"
+            for m in inside:
+                held[id(m)] = note
+    return [replace(m, refused=LIMIT, note=held[id(m)]) if id(m) in held else m for m in matches]
+
+
+def _values(rel: str, data: bytes) -> Iterator[tuple[int, int, _Place]]:
+    """(start, end, place) of each limited value of the file (each name of a list apart)."""
+    name = rel.rsplit("/", 1)[-1]
+    for place in _PLACES:
+        if place.suffixes and not name.endswith(place.suffixes):
+            continue
+        for x in place.pattern.finditer(data):
+            if not place.words:
+                yield x.start("value"), x.end("value"), place
+                continue
+            for word in _WORD.finditer(x.group("value")):
+                yield x.start("value") + word.start(), x.start("value") + word.end(), place
+
+
+def _renamed(data: bytes, start: int, end: int, inside: list[Match]) -> str:
+    """The value between `start` and `end` with each occurrence inside replaced by its new value."""
+    out, at = [], start
+    for m in sorted(inside, key=lambda m: m.start):
+        out += [data[at:m.start].decode("utf-8", "replace"), m.new]
+        at = m.end
+    out.append(data[at:end].decode("utf-8", "replace"))
+    return "".join(out)

@@ -1,0 +1,125 @@
+"""Placeholders over an old value's digits: `web0X`, `web0N`, `web0<n>`, `web0{n}`, `web##`,
+`10.0.0.7x` (break-it round 23, #15).
+
+A runbook writes the set a machine belongs to as its name with a placeholder for the number: "web0X
+are the web nodes", `ssh web0N`, `10.0.0.7x is the web range`. Such a token is a pattern over the
+old value, as `web0?` and `10.0.0.7?` are (patterns.py): after `web01 -> app01` the sentence no
+longer covers the moved machine, and no text substitution knows what it should become. Each is
+reported as a `pattern` residual; one that covers the new value as well (`web0X` under `web01 ->
+web02`) needs no decision and is left out.
+
+A placeholder stands for the old value's last digits (some or all of its final run of digits):
+the same letter `X`, `x`, `N`, `n` or `#` once per digit (`web0X`, `webXX`, `10.0.0.7x`,
+`10.0.0.1xx`; lower-case `x`/`n` only after a digit: `webx` is a word), or a bracketed word
+(`web0<n>`, `web0{n}`, `web<id>`). Interpolations (`{{ }}`, `${}`, `#{}`, `$()`) are no
+placeholder here: composed_tails.py reads them. A head followed by a placeholder for a whole octet
+(`10.0.0.X`) is prefix_values.py's. The token stands alone: no letter, digit, `_` or `-` before it
+(nor a dot, for an address), no letter, digit or `_` after it (nor a dot and a digit). Pure:
+bytes in, spans out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+_DIGITS = re.compile(r"[0-9]+$")
+_NAME_LEFT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_BRACKETED = rb"<[A-Za-z_][A-Za-z0-9_]{0,11}>|\{[A-Za-z_][A-Za-z0-9_]{0,11}\}"
+# The token from a stem's start: name characters, `#`, then perhaps a bracketed placeholder.
+_TOKEN = re.compile(rb"[A-Za-z0-9_.#-]*(?:" + _BRACKETED + rb")?")
+_BRACKET = re.compile(_BRACKETED)
+# After the placeholder: no name character, no interpolation (`web0#{n}`), no `.5` of an address.
+_RIGHT = re.compile(rb"(?![A-Za-z0-9_{(])(?!\.[0-9])")
+
+
+class Placeholders:
+    """The stems of the old values (three characters at least), by their first three: a file
+    holding none of those is asked nothing more, whatever the number of renames."""
+
+    def __init__(self, olds: Iterable[str], news: Mapping[str, str] | None = None) -> None:
+        self._by_head: dict[bytes, dict[bytes, list[tuple[str, int]]]] = {}  # head -> stem -> (old, digits)
+        for old in olds:
+            for stem, digits in _stems(old):
+                encoded = stem.encode()
+                self._by_head.setdefault(encoded[:3], {}).setdefault(encoded, []).append((old, digits))
+        self._news = dict(news or {})
+
+    def find(self, data: bytes) -> list[tuple[int, int, str]]:
+        """(start, end, old) of each placeholder token over an old value, in file order: the token
+        at each place a stem's first three characters stand (a few per file), never a search per
+        stem (a move of thousands of names has thousands of stems under one head)."""
+        out: set[tuple[int, int, str]] = set()
+        for head, stems in self._by_head.items():
+            at = data.find(head)
+            while at >= 0:
+                if not (at and data[at - 1] in _NAME_LEFT):
+                    token = _TOKEN.match(data, at).group()  # type: ignore[union-attr]
+                    # the whole token (`10.0.0.7x`), and each label before a dot (`web0X` of `web0X.lab`)
+                    ends = {len(token), *(i for i in range(len(token)) if token[i:i + 1] == b".")}
+                    for end in ends:
+                        out.update(self._placed(data, at, at + end, stems))
+                at = data.find(head, at + 1)
+        return sorted(out)
+
+    def _placed(self, data: bytes, start: int, end: int,
+                stems: dict[bytes, list[tuple[str, int]]]) -> list[tuple[int, int, str]]:
+        at = _placeholder_start(data, start, end)
+        if at is None or _RIGHT.match(data, end) is None:
+            return []
+        stem, placeholder = data[start:at], data[at:end]
+        bracketed = placeholder[:1] in (b"<", b"{")
+        if not bracketed and placeholder[:1] in (b"x", b"n") and not stem[-1:].isdigit():
+            return []  # `webx`: a word
+        out = []
+        for old, digits in stems.get(stem, ()):
+            if start and data[start - 1] == ord(".") and _is_v4(old):
+                continue  # `1.10.0.0.7x`: another address's tail
+            if not bracketed and len(placeholder) != digits:
+                continue
+            new = self._news.get(old)
+            if new is not None and _covers(stem.decode("ascii"), digits, bracketed, new):
+                continue  # the set holds the machine after the move too
+            out.append((start, end, old))
+        return out
+
+
+def _placeholder_start(data: bytes, start: int, end: int) -> int | None:
+    """Where the placeholder ending at `end` begins (a run of one of `XN#xn`, or `<word>` /
+    `{word}`), after at least one byte of `start`; None where none ends there."""
+    last = data[end - 1:end]
+    if last in (b">", b"}"):
+        opening = data.rfind(b"<" if last == b">" else b"{", start + 1, end)
+        return opening if opening > start and _BRACKET.fullmatch(data, opening, end) else None
+    if not last or last not in b"XN#xn":
+        return None
+    at = end - 1
+    while at > start + 1 and data[at - 1:at] == last:
+        at -= 1
+    return at
+
+
+def _stems(old: str) -> list[tuple[str, int]]:
+    """(stem, how many digits the placeholder stands for) of `old`: its final run of digits, the
+    last k of them (k from 1 to the run's length) replaced; an IPv4 address's last octet only, and
+    not whole (that is a head of three octets: prefix_values.py)."""
+    if _is_v4(old):
+        last = old.rsplit(".", 1)[1]
+        return [(old[:-k], k) for k in range(1, len(last))]
+    label = old.split(".")[0]
+    run = _DIGITS.search(label)
+    if run is None:
+        return []
+    return [(label[:-k], k) for k in range(1, len(run.group()) + 1) if len(label) - k >= 3]
+
+
+def _covers(stem: str, digits: int, bracketed: bool, new: str) -> bool:
+    """Does the placeholder after `stem` stand for `new` as well (the same stem, digits after)?"""
+    label = new if _is_v4(new) else new.split(".")[0]
+    rest = label[len(stem):]
+    return label.startswith(stem) and rest.isdigit() and (bracketed or len(rest) == digits)
+
+
+def _is_v4(text: str) -> bool:
+    parts = text.split(".")
+    return len(parts) == 4 and all(p.isdigit() and len(p) <= 3 for p in parts)

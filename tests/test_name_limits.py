@@ -1,0 +1,75 @@
+"""name_limits: which values of which files a platform limits, read whole with every old value
+inside replaced (pure logic; the sweep's refusal is tests/cli/test_name_limits.py's)."""
+
+from __future__ import annotations
+
+import pytest
+
+from renamer.name_limits import LIMIT, limited
+from renamer.occurrences import Match
+
+
+def _hits(data: bytes, old: str, new: str) -> list[Match]:
+    out, at = [], data.find(old.encode())
+    while at >= 0:
+        out.append(Match(at, at + len(old), old, new, "host"))
+        at = data.find(old.encode(), at + 1)
+    return out
+
+
+def _refused(rel: str, text: str, old: str = "fs01", new: str = "fileserver-primary-01") -> list[str | None]:
+    data = text.encode()
+    return [m.refused for m in limited(rel, data, _hits(data, old, new))]
+
+
+@pytest.mark.parametrize(("rel", "text"), [
+    ("smb.conf", "[global]\n   netbios name = fs01\n"),
+    ("etc/samba/smb.conf", "[global]\nNetBIOS Name=fs01\n"),
+    ("smb.conf", "[global]\n   netbios aliases = files fs01 print\n"),
+    ("autounattend.xml", "<ComputerName>fs01</ComputerName>\n"),
+    ("unattend.xml", "<component><computername> fs01 </computername></component>\n"),
+    ("rename.ps1", "Rename-Computer -NewName fs01 -Restart\n"),
+    ("join.ps1", "Add-Computer -DomainName lab.example -NewName 'fs01' -Credential $c\n"),
+    ("rename.cmd", "netdom renamecomputer %COMPUTERNAME% /newname:fs01 /force\n"),
+    ("br.netdev", "[NetDev]\nName=fs01\nKind=bridge\n"),
+    ("10-lan.link", "[Match]\nMACAddress=00:11:22:33:44:55\n[Link]\nName=lan-fs01\n"),
+    ("netplan/01.yaml", "network:\n  ethernets:\n    eth0:\n      set-name: fs01-lan\n"),
+    ("lan.nmconnection", "[connection]\nid=lan\ninterface-name=fs01\n"),
+    ("network/interfaces", "auto lo fs01\niface fs01 inet static\n  address 10.0.0.5/24\n"),
+    ("up.sh", "ip link add name fs01 type bridge\nip link set eth1 name fs01\n"),
+])
+def test_a_name_over_the_limit_of_its_place_is_refused(rel: str, text: str) -> None:
+    refused = _refused(rel, text)
+    assert refused and all(r == LIMIT for r in refused), refused
+
+
+@pytest.mark.parametrize(("rel", "text", "old", "new"), [
+    ("smb.conf", "[global]\n   netbios name = fs01\n", "fs01", "fs02"),  # 4 characters: fits
+    ("smb.conf", "[global]\n   netbios name = fs01\n", "fs01", "fileserver-0001"),  # exactly 15
+    ("smb.conf", "[global]\n   server string = fs01\n", "fs01", "fileserver-primary-01"),  # no NetBIOS name
+    ("br.conf", "[NetDev]\nName=fs01\n", "fs01", "fileserver-primary-01"),  # not a .netdev: any `Name=`
+    ("inventory.yaml", "name: fs01\n", "fs01", "fileserver-primary-01"),
+    ("rename.ps1", "Rename-Item -Path fs01 -NewName fs01.bak\n", "fs01", "fileserver-primary-01"),
+    ("ssh_config", "Host fs01\n  HostName fs01.lab.example\n", "fs01", "fileserver-primary-01"),
+])
+def test_a_name_within_the_limit_or_in_no_limited_place_is_left_alone(rel: str, text: str, old: str,
+                                                                      new: str) -> None:
+    assert set(_refused(rel, text, old, new)) == {None}
+
+
+def test_the_whole_value_counts_and_every_occurrence_in_it_is_refused() -> None:
+    """`br-fs01` becomes `br-fileserver-primary-01`: the prefix counts; both names of
+    `ip link add` and `name` are read, the one beyond the limit alone refused."""
+    data = b"ip link add name br-fs01 type bridge\n"
+    found = limited("up.sh", data, _hits(data, "fs01", "fileserver-primary-01"))
+    assert [m.refused for m in found] == [LIMIT]
+    assert found[0].note == ("br-fileserver-primary-01 would be 24 characters here; a Linux interface name "
+                             "holds 15 (IFNAMSIZ)")
+    short = limited("up.sh", data, _hits(data, "fs01", "fs-primary01"))  # br-fs-primary01: 15
+    assert [m.refused for m in short] == [None]
+
+
+def test_an_occurrence_refused_already_keeps_its_reason() -> None:
+    data = b"netbios name = fs01\n"
+    kept = [Match(15, 19, "fs01", "fileserver-primary-01", "host", refused="pattern")]
+    assert limited("smb.conf", data, kept) == kept

@@ -97,7 +97,7 @@ from renamer.sweep.model import (
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.nix_attrs import NixIndex
 from renamer.sweep.nsupdate_zones import nsupdate_matches
-from renamer.sweep.own_storage import own_storage_matches
+from renamer.sweep.own_storage import literal_storage_matches, own_storage_matches
 from renamer.sweep.resolved_case import REASON as DNS_CASE
 from renamer.sweep.resolved_case import fqdns as resolved_fqdns
 from renamer.sweep.resolved_case import resolved_case_matches
@@ -688,6 +688,8 @@ class FileScanner:
                 # `repository: ".../{{ inventory_hostname }}"`: a backup repository named by the machine
                 if self.matcher.may_hold("own storage", data):
                     matches = own_storage_matches(data, rel, matches, self.matcher.hosts)
+                if status == CURRENT:  # `.../restic/pug`, `/etc/letsencrypt/live/pug.ana.lan/`: spelled
+                    matches = literal_storage_matches(data, rel, matches)
                 # `include "fqdn" "pug"` of a define in another template of the chart making `{{ . }}.ana.lan`
                 matches = helm_call_matches(self.project.root, data, rel, matches, self.matcher.hosts)
                 # `fqdn("pug")` of a macro, def or shell function another file defines (`{{ h }}.ana.lan`)

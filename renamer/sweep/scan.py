@@ -138,6 +138,11 @@ IDENTIFIER_HINT = ("an identifier: renamer never renames code symbols; rename it
 CODE_HINT = "outside any string or comment, where a text edit could change the code; edit by hand"
 # Occurrences the matcher finds but must not rewrite, by Match.refused.
 REFUSED_HINTS = {
+    "public-domain": ("a short host name followed by a public domain the repo does not show as its own "
+                      "(`web01.mycorp.de`): it may be this host under the lab's real domain or another "
+                      "organisation's name; name the FQDN in the renames "
+                      "(`web01.mycorp.de: app01.mycorp.de`) "
+                      "to follow it, or keep the line with the inline marker"),
     "software-path": ("an old host name that is also the software's (an image's, a well-known "
                       "package's) as a component of an absolute path (`/etc/pihole/`): most likely the "
                       "software's own folder, which keeps its name; keep it with a keep rule, or rename it "
@@ -387,6 +392,9 @@ KEPT_NOTES = {
                    "`git::https://host/infra/pug.git//dir`, `uses: acme/pug@v1`, a Terraform registry "
                    "`source`): it names a repository, not a host, and the move renames no repository; "
                    "only the URL's host follows"),
+    "public-domain": ("a short host name as the registrable name of a public domain (`proxmox.com`, "
+                      "`grafana.github.io`, `debian.pool.ntp.org`) or in the path of a URL on one: another "
+                      "organisation's name, not a host of this repo; the move renames no public domain"),
     "storage": ("names where data lives in a storage service (an `s3://`/`gs://` bucket and key, a restic "
                 "repository on S3, B2, GCS, Azure, Swift, rclone or a rest-server, a ZFS dataset or pool): "
                 "renamed in the text alone, the next run writes to a new, empty place (or another owner's "
@@ -1203,8 +1211,12 @@ class FileScanner:
             after = data[end:end + 8].decode("utf-8", "replace")
             if near_miss.in_identifier(spelling, like, before, after) or _opaque_like(data, start, end, like):
                 continue
+            why = near_miss.why(spelling, like, before, after)
+            if why == "short-label" and not near_miss.short_label_said(spelling, like, any_case=False,
+                                                                       path=rel, start=start):
+                continue  # `puppet/modules/...`: the product's folder, not the host (round 23, finding 04)
             out.append(NearMiss(rel, 0, start + 1, spelling, like, "near-miss", rel,
-                                f"{near_miss.why(spelling, like, before, after)}, in the path",
+                                f"{why}, in the path",
                                 near_miss.name_around(data, start, end) if spelling == like else ""))
         if not out or self.project.classifier.near_miss_path_ignored(rel):
             return []
@@ -1248,6 +1260,9 @@ class FileScanner:
                     continue  # NS1_ADDR, DDNS_NS1_PTR: a constant named for the host, no host name
                 if _opaque_like(data, start, end, like):
                     continue  # `q2Xo_pug-8a9ZkLmN0pQ`: a token's letters (opaque.py), no name
+                if near_miss.why(spelling, like, before, after) == "short-label" \
+                        and not near_miss.short_label_said(spelling, like, any_case=any_case):
+                    continue  # `Puppet::Parser`: another case outside DNS files (round 23, finding 04)
                 out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text,
                                     near_miss.why(spelling, like, before, after),
                                     near_miss.name_around(data, start, end) if spelling == like else ""))

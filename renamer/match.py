@@ -1554,13 +1554,12 @@ def _public_domains(data: bytes, matches: list[Match], shorts: frozenset[str],
         if m.kind == "host" and m.refused is None and m.kept is None and m.old in shorts:
             what = public_domains.decide(data, m.end, own)
             if what is not None:
-                host = public_domains.url_host(data, m.start) or (m.start, m.end)
-                decided[host] = what
+                decided[public_domains.url_host(data, m.start) or (m.start, m.end)] = what
                 m = _decided_public(m, what, data)
             else:
-                host = public_domains.url_host(data, m.start)
-                if host is not None and host[1] <= m.start and host in decided:
-                    m = _decided_public(m, decided[host], data, path=True)
+                url = public_domains.url_host(data, m.start)
+                if url is not None and url[1] <= m.start and url in decided:
+                    m = _decided_public(m, decided[url], data, path=True)
         out.append(m)
     return out
 

@@ -325,13 +325,13 @@ def short_label_said(spelling: str, like: str, *, any_case: bool, path: str | No
                      start: int = 0) -> bool:
     """Is a `short-label` hit (the short name of an FQDN renamed alone) worth a near-miss?
     (break-it round 23, finding 04: 1,562 near-misses for `Puppet::Parser` and `puppet/modules/`
-    buried the three that mattered.) Outside DNS files (`any_case`) only in the label's own case:
-    host names there are case-sensitive, and `Puppet`/`PUPPET` is the product, a constant, a
-    heading. In a path (`path`, the hit at `start`) only as a component or stem directly under a
-    folder of machines (`host_vars/puppet/`, `hosts/puppet.nix`)."""
+    buried the three that mattered.) Outside DNS files (`any_case`) only in the label's own case
+    or all upper (`scp x WEB01:/tmp`): a capitalised or mixed-case `Puppet` is the product, a
+    constant's or a heading's word. In a path (`path`, the hit at `start`) only as a component or
+    stem directly under a folder of machines (`host_vars/puppet/`, `hosts/puppet.nix`)."""
     label = like.partition(".")[0]
-    if not any_case and spelling != label:
-        return False
+    if not any_case and spelling not in (label, label.upper()):
+        return False  # `Puppet`: capitalised, the product or a constant; `WEB01:/tmp` is still a host
     if path is None:
         return True
     head = path[:start].rstrip("/")

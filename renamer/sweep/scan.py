@@ -100,7 +100,7 @@ from renamer.sweep.nsupdate_zones import nsupdate_matches
 from renamer.sweep.own_storage import literal_storage_matches, own_storage_matches
 from renamer.sweep.resolved_case import REASON as DNS_CASE
 from renamer.sweep.resolved_case import fqdns as resolved_fqdns
-from renamer.sweep.resolved_case import resolved_case_matches
+from renamer.sweep.resolved_case import might_hold_vhost, resolved_case_matches, vhost_case_matches
 from renamer.sweep.subdomains import subdomain_matches
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
@@ -748,6 +748,10 @@ class FileScanner:
                 and self.resolved_fqdns and (case_hit or self.matcher.might_match_any_case(data)):
             # `https://ANA-ML2.ANA.LAN/api`: an old FQDN in another case that a resolver reads
             matches = resolved_case_matches(data, matches, self.resolved_fqdns)
+        if (hit or folded_hit) and content.kind == "text" and status == CURRENT and not any_case \
+                and might_hold_vhost(rel, data) and (case_hit or self.matcher.might_match_any_case(data)):
+            # `server_name WEB01.lab;`, `ServerAlias Web01`, a Caddy site, ethers: caseless by definition
+            matches = vhost_case_matches(data, rel, matches, list(self.matcher.hosts))
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,

@@ -56,7 +56,7 @@ from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.prefix_values import prefix_matches
 from renamer.project import LoadedProject
-from renamer.sweep import compressed, decoded_names, multibyte, subdomains
+from renamer.sweep import chart_schema, compressed, decoded_names, multibyte, subdomains
 from renamer.sweep.access_sets import REASON as ACCESS_SET
 from renamer.sweep.access_sets import access_matches
 from renamer.sweep.access_sets import might_hold as might_hold_access
@@ -392,6 +392,9 @@ KEPT_NOTES = {
                    "`git::https://host/infra/pug.git//dir`, `uses: acme/pug@v1`, a Terraform registry "
                    "`source`): it names a repository, not a host, and the move renames no repository; "
                    "only the URL's host follows"),
+    "chart": ("a Helm chart's own name: a dependency's `name:` in Chart.yaml, or a values key inside a "
+              "dependency's block (`grafana:`, `grafana.ini:`): the chart's and its schema's names, not the "
+              "host's; the move renames no chart"),
     "public-domain": ("a short host name as the registrable name of a public domain (`proxmox.com`, "
                       "`grafana.github.io`, `debian.pool.ntp.org`) or in the path of a URL on one: another "
                       "organisation's name, not a host of this repo; the move renames no public domain"),
@@ -494,6 +497,7 @@ class FileScanner:
                                           in (CURRENT, UNCLASSIFIED))
         self.env_files = {rel: (domains, conf) for rel, domains, conf in options.searched_env}
         self.helm_values = {composition[0] for composition in options.helm_compositions}
+        self._charts: dict[str, bytes | None] = {}  # Chart.yaml beside a values file (chart_schema.py)
         self.extended: dict[str, list[tuple[str, tuple[str, ...], str]]] = {}
         for rel, service, domains, how in options.searched_services:
             self.extended.setdefault(rel, []).append((service, domains, how))
@@ -776,6 +780,9 @@ class FileScanner:
                 and (kube_identities.might_hold(data)  # `metadata: {name: pug}`
                      or (b"." in data and self.kube_services())):  # `pug.db:5432` of Service db/pug
             matches = self._identities(rel, data, matches)
+        if matches and status == CURRENT and content.kind == "text" \
+                and (rel.endswith("Chart.yaml") or chart_schema.is_values(rel)):  # a chart's own names
+            matches = chart_schema.held(self.project.root, rel, data, matches, self._charts)
         if matches and content.kind == "text":  # `name: pug` of a compose project: its volumes' prefix
             matches = self._state_names(rel, data, matches)
         if matches and content.kind == "text" and (unit_names.might_define(data)  # `mnt-pug.mount`

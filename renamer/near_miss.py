@@ -321,8 +321,16 @@ HOST_FOLDERS = frozenset({"host_vars", "hosts", "host", "nodes", "machines", "se
                           "guests"})
 
 
+# Where the label stands in text as another thing's word, not a host name: a longer hyphenated name
+# (`puppet-agent`, `kube-puppet`), a path component (`lib/puppet/`, `puppet/modules`; never the
+# `//` of a URL's authority), a namespace (`puppet::params`), a URL scheme (`puppet:///modules`), a
+# Markdown code fence's language (```` ```puppet ````).
+_NOT_HOST_BEFORE = re.compile(r"(?:[A-Za-z0-9]-|(?<!/)/|```|~~~)\Z")
+_NOT_HOST_AFTER = re.compile(r"-[A-Za-z]|/|::|:///")
+
+
 def short_label_said(spelling: str, like: str, *, any_case: bool, path: str | None = None,
-                     start: int = 0) -> bool:
+                     start: int = 0, before: str = "", after: str = "") -> bool:
     """Is a `short-label` hit (the short name of an FQDN renamed alone) worth a near-miss?
     (break-it round 23, finding 04: 1,562 near-misses for `Puppet::Parser` and `puppet/modules/`
     buried the three that mattered.) Outside DNS files (`any_case`) only in the label's own case
@@ -332,8 +340,8 @@ def short_label_said(spelling: str, like: str, *, any_case: bool, path: str | No
     label = like.partition(".")[0]
     if not any_case and spelling not in (label, label.upper()):
         return False  # `Puppet`: capitalised, the product or a constant; `WEB01:/tmp` is still a host
-    if path is None:
-        return True
+    if path is None:  # text: `before`/`after` the few characters around it
+        return not (_NOT_HOST_BEFORE.search(before) or _NOT_HOST_AFTER.match(after))
     head = path[:start].rstrip("/")
     parent = head.rpartition("/")[2] if head else ""
     return parent.lower() in HOST_FOLDERS

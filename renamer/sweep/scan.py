@@ -1271,9 +1271,10 @@ class FileScanner:
                     continue  # NS1_ADDR, DDNS_NS1_PTR: a constant named for the host, no host name
                 if _opaque_like(data, start, end, like):
                     continue  # `q2Xo_pug-8a9ZkLmN0pQ`: a token's letters (opaque.py), no name
-                if near_miss.why(spelling, like, before, after) == "short-label" \
-                        and not near_miss.short_label_said(spelling, like,
-                                                           any_case=any_case or zone_like or names_dns(rel)):
+                said = near_miss.short_label_said
+                if near_miss.why(spelling, like, before, after) == "short-label" and not said(
+                        spelling, like, any_case=any_case or zone_like or names_dns(rel),
+                        before=data[max(0, start - 3):start].decode("latin-1"), after=after):
                     continue  # `Puppet::Parser`: another case outside DNS files (round 23, finding 04)
                 out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text,
                                     near_miss.why(spelling, like, before, after),

@@ -9,8 +9,10 @@ an image's repository path (image_refs.py), these are the software's names, not 
 
 * a dependency's `name:` and `condition:` (a values path under it) in a Chart.yaml: kept `chart`;
 * in a values file of a chart with dependencies (`values*.yaml` beside its Chart.yaml), a mapping
-  key (never a value) inside the top-level block of a dependency (its name or alias): kept
-  `chart` (`root_url: https://grafana.lab.example` under it still follows).
+  key (never a value) inside the top-level block of a dependency (its name or alias), where the
+  old name is a software's (a dependency's name, or image_refs.WELL_KNOWN): kept `chart`
+  (`root_url: https://grafana.lab.example` under it still follows; a host-keyed map such as
+  `frontend: {hosts: {pug: ...}}` still follows as round 7's subchart keys do).
 
 Reads the Chart.yaml beside a values file; otherwise pure.
 """
@@ -22,6 +24,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+from renamer import image_refs
 from renamer.occurrences import Match
 
 KEPT = "chart"
@@ -75,7 +78,11 @@ def held(root: Path, rel: str, data: bytes, matches: list[Match],
     if not names:
         return matches
     keys = _schema_keys(data, names)
-    return [_kept(m) if any(s <= m.start and m.end <= e for s, e in keys) else m for m in matches]
+    software = {n.lower() for n in names} | image_refs.WELL_KNOWN
+    # only a software's name is its schema's: `frontend: {hosts: {pug: ...}}` is a host-keyed map
+    # the subchart reads (sweep/key_index.py follows it), `grafana.ini:` is Grafana's
+    return [_kept(m) if m.old.partition(".")[0].lower() in software
+            and any(s <= m.start and m.end <= e for s, e in keys) else m for m in matches]
 
 
 def _schema_keys(data: bytes, names: set[str]) -> list[tuple[int, int]]:

@@ -19,7 +19,7 @@ import pytest
 from tests.conftest import Result
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
-CONFIG = "version: 1\nrenames:\n  hosts: {grafana: metrics, loki: logs01}\nallowlist: allow.yaml\n"
+CONFIG = "version: 1\nrenames:\n  hosts: {grafana: metrics, loki: logs01, web01: app01}\nallowlist: allow.yaml\n"
 CHART = """apiVersion: v2
 name: monitoring
 version: 0.1.0
@@ -48,6 +48,8 @@ logs:
     auth_enabled: false
   gateway:
     host: loki.lab.example
+  targets:
+    web01: {port: 9100}
 kube-prometheus-stack:
   grafana:
     enabled: false
@@ -68,7 +70,8 @@ def test_round23_a_charts_own_names_are_kept_the_lab_names_move(repo: Callable[.
     assert (root / "charts/monitoring/Chart.yaml").read_text() == CHART
     assert (root / "charts/monitoring/values.yaml").read_text() == VALUES.replace(
         "https://grafana.lab.example", "https://metrics.lab.example").replace(
-        "loki.lab.example", "logs01.lab.example").replace("host: grafana.lab.example", "host: metrics.lab.example")
+        "loki.lab.example", "logs01.lab.example").replace("host: grafana.lab.example", "host: metrics.lab.example").replace(
+        "web01: {port", "app01: {port")  # a host-keyed map in a dependency's block: no software's name
     assert (root / "charts/monitoring/values-prod.yaml").read_text() == PROD.replace(
         "domain: grafana.lab", "domain: metrics.lab")
     assert (root / "notify.sh").read_text() == NOTIFY.replace("grafana:3000", "metrics:3000")
@@ -78,7 +81,7 @@ def test_round23_a_charts_own_names_are_kept_the_lab_names_move(repo: Callable[.
     assert kept == {("charts/monitoring/Chart.yaml", 5), ("charts/monitoring/Chart.yaml", 8),
                     ("charts/monitoring/Chart.yaml", 9), ("charts/monitoring/values.yaml", 1),
                     ("charts/monitoring/values.yaml", 5), ("charts/monitoring/values.yaml", 9),
-                    ("charts/monitoring/values.yaml", 14), ("charts/monitoring/values-prod.yaml", 1),
+                    ("charts/monitoring/values.yaml", 16), ("charts/monitoring/values-prod.yaml", 1),
                     ("charts/monitoring/values-prod.yaml", 2)}
 
 

@@ -88,7 +88,7 @@ class Matcher:
     ) -> None:
         self.hosts = tuple(hosts)
         self._own_domains = public_domains.own_domains(self.hosts)  # `web01.lab.x` owns `lab.x`
-        self._short_olds = frozenset(old for old, _ in self.hosts if "." not in old.rstrip("."))
+        self._short_olds = frozenset(old.lower() for old, _ in self.hosts if "." not in old.rstrip("."))
         self.addresses = tuple(addresses)
         self.networks = tuple(networks)
         self._moves = [prefix_moves.PrefixMove(old, new) for old, new in self.networks]
@@ -1551,7 +1551,7 @@ def _public_domains(data: bytes, matches: list[Match], shorts: frozenset[str],
     out: list[Match] = []
     decided: dict[tuple[int, int], str] = {}  # a URL host's span: its decision
     for m in matches:
-        if m.kind == "host" and m.refused is None and m.kept is None and m.old in shorts:
+        if m.kind == "host" and m.refused is None and m.kept is None and m.old.lower() in shorts:
             what = public_domains.decide(data, m.end, own)
             if what is not None:
                 decided[public_domains.url_host(data, m.start) or (m.start, m.end)] = what

@@ -36,6 +36,10 @@ PUBLIC_TLDS = frozenset({
     "com", "org", "net", "io", "dev", "app", "cloud", "info", "biz", "xyz", "online", "site", "tech", "page",
     "eu", "de", "uk", "fr", "nl", "us", "ca", "au", "ch", "at", "be", "se", "no", "dk", "fi", "cz", "es",
     "it", "jp", "cn", "ru", "br", "nz", "ie", "co", "gg", "tv", "me", "edu", "gov"})
+# Of those, the ones a lab's own spelling may also end in (an environment suffix `web01.dev`, a
+# macOS bundle `Grafana.app`, `pug.me`): the name right under one is a residual, never kept silently.
+WEAK = frozenset({"dev", "app", "me", "it", "no", "co", "tv", "gg", "page", "site", "online", "tech", "cloud",
+                  "xyz", "info", "biz", "edu", "gov", "eu", "us"})
 # Public suffixes of two or more labels under which a name is the registrable one (each a domain
 # whose owner hands out names to others: the public suffix list's and the NTP pool's vendor zones).
 SHARED = frozenset({
@@ -81,7 +85,7 @@ def decide(data: bytes, end: int, own: frozenset[str]) -> str | None:
         return None
     if any(domain == o or domain.endswith("." + o) for o in (*own, *RESERVED)):
         return None
-    if len(labels) == 1 or domain in SHARED:
+    if (len(labels) == 1 and domain not in WEAK) or domain in SHARED:
         return "kept"
     return "residual"
 

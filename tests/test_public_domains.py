@@ -27,6 +27,8 @@ def test_own_domains_are_the_fqdn_renames_domains_and_parents() -> None:
     (b"debian.home.arpa", None),
     (b"debian.sh", None),
     (b"debian.yml", None),
+    (b"debian.dev", "residual"),  # a weak public label: maybe an environment suffix, never kept silently
+    (b"debian.app", "residual"),
     (b"debian rest", None),
 ])
 def test_decide(text: bytes, what: str | None) -> None:

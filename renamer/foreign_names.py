@@ -18,8 +18,9 @@ The same holds for
   `root_fs:` and `filesystems:` keys (`"tank/pug<": true`), the `name:` of an Ansible zfs/zpool
   module, a Proxmox `zfspool:` stanza's `pool`): kept `storage`. Renamed in the text
   alone, the next run writes to a new, empty place (or someone else's bucket: S3 names are
-  global), like a Terraform state's name (`terraform-state`). A storage endpoint's host, and a
-  restic repository on a file system (a local path, `sftp:host:/path`), follow the plain rules.
+  global), like a Terraform state's name (`terraform-state`). A storage endpoint's host follows
+  the plain rules; a restic repository on a file system (a local path, `sftp:host:/path`) is a
+  `state-name` residual since break-it round 23 (state_locations.py).
 
 Every occurrence in such a name is decided the same way, so one line never keeps one dataset and
 renames its counterpart (`zfs send tank/pug@snap | ssh b zfs recv pool/pug`); `tank/pug@snap` is

@@ -48,6 +48,7 @@ from renamer import (
     prefix_pools,
     prefix_spellings,
     prefix_values,
+    public_domains,
     slaac_uses,
     table_lengths,
     tagged_v6,
@@ -92,6 +93,8 @@ class Matcher:
         rewrite_accounts: bool = False,
     ) -> None:
         self.hosts = tuple(hosts)
+        self._own_domains = public_domains.own_domains(self.hosts)  # `web01.lab.x` owns `lab.x`
+        self._short_olds = frozenset(old.lower() for old, _ in self.hosts if "." not in old.rstrip("."))
         self.addresses = tuple(addresses)
         self.networks = tuple(networks)
         self._moves = [prefix_moves.PrefixMove(old, new) for old, new in self.networks]
@@ -1130,6 +1133,8 @@ class Matcher:
         matches = host_sets.with_sets(data, matches, self._find_exact, self._set_needles)
         if self.hosts and foreign_names.might_hold(data):  # `github.com/acme/pug`, `s3://pug/`, `tank/pug`
             matches = _foreign(data, matches)
+        if self._short_olds and b"." in data:  # `debian.pool.ntp.org`, `https://grafana.com/grafana/`
+            matches = _public_domains(data, matches, self._short_olds, self._own_domains)
         if self.hosts and not self.rewrite_accounts:
             hosts = [m.start for m in matches if m.kind == "host" and m.refused is None]
             starts = account_starts(data, hosts)
@@ -1593,6 +1598,36 @@ def _foreign(data: bytes, matches: list[Match]) -> list[Match]:
                 m = replace(m, kept=reason)
         out.append(m)
     return out
+
+
+def _public_domains(data: bytes, matches: list[Match], shorts: frozenset[str],
+                    own: frozenset[str]) -> list[Match]:
+    """A short host name followed into a domain that is not the repo's (public_domains.py, break-it
+    round 23, findings 17 and 18): another organisation's registrable name kept `public-domain`,
+    the path of a URL on it too; deeper under a public domain not shown as the repo's own, a
+    residual `public-domain`."""
+    out: list[Match] = []
+    decided: dict[tuple[int, int], str] = {}  # a URL host's span: its decision
+    for m in matches:
+        if m.kind == "host" and m.refused is None and m.kept is None and m.old.lower() in shorts:
+            what = public_domains.decide(data, m.end, own)
+            if what is not None:
+                decided[public_domains.url_host(data, m.start) or (m.start, m.end)] = what
+                m = _decided_public(m, what, data)
+            else:
+                url = public_domains.url_host(data, m.start)
+                if url is not None and url[1] <= m.start and url in decided:
+                    m = _decided_public(m, decided[url], data, path=True)
+        out.append(m)
+    return out
+
+
+def _decided_public(m: Match, what: str, data: bytes, *, path: bool = False) -> Match:
+    if what == "kept":
+        return replace(m, kept=public_domains.KEPT)
+    where = ("a path of a URL on that domain" if path
+             else f"`{m.old}{public_domains.domain_after(data, m.end)}`")
+    return replace(m, refused=public_domains.KEPT, note=where)
 
 
 def _in_windows_path(data: bytes, start: int) -> bool:

@@ -331,3 +331,37 @@ def sentence(text: str, like: str, why: str, name: str = "") -> str:
     if text == like and name:
         return f"{name!r} holds {like!r} inside a longer name, which the exact rules do not match"
     return f"{text!r} looks like {like!r} but the exact rules do not match it"
+
+
+# Folders whose entries are named after machines (break-it round 23, finding 04): a short label
+# there is the host's; elsewhere in a path (`puppet/modules/stdlib/lib/puppet/`) it is a folder
+# of the product the FQDN was named after.
+HOST_FOLDERS = frozenset({"host_vars", "hosts", "host", "nodes", "machines", "servers", "systems",
+                          "inventory", "nixosconfigurations", "hosts.d", "clients", "members", "vms",
+                          "guests"})
+
+
+# Where the label stands in text as another thing's word, not a host name: a longer hyphenated name
+# (`puppet-agent`, `kube-puppet`), a path component (`lib/puppet/`, `puppet/modules`; never the
+# `//` of a URL's authority), a namespace (`puppet::params`), a URL scheme (`puppet:///modules`), a
+# Markdown code fence's language (```` ```puppet ````).
+_NOT_HOST_BEFORE = re.compile(r"(?:[A-Za-z0-9]-|(?<!/)/|```|~~~)\Z")
+_NOT_HOST_AFTER = re.compile(r"-[A-Za-z]|/|::|:///")
+
+
+def short_label_said(spelling: str, like: str, *, any_case: bool, path: str | None = None,
+                     start: int = 0, before: str = "", after: str = "") -> bool:
+    """Is a `short-label` hit (the short name of an FQDN renamed alone) worth a near-miss?
+    (break-it round 23, finding 04: 1,562 near-misses for `Puppet::Parser` and `puppet/modules/`
+    buried the three that mattered.) Outside DNS files (`any_case`) only in the label's own case
+    or all upper (`scp x WEB01:/tmp`): a capitalised or mixed-case `Puppet` is the product, a
+    constant's or a heading's word. In a path (`path`, the hit at `start`) only as a component or
+    stem directly under a folder of machines (`host_vars/puppet/`, `hosts/puppet.nix`)."""
+    label = like.partition(".")[0]
+    if not any_case and spelling not in (label, label.upper()):
+        return False  # `Puppet`: capitalised, the product or a constant; `WEB01:/tmp` is still a host
+    if path is None:  # text: `before`/`after` the few characters around it
+        return not (_NOT_HOST_BEFORE.search(before) or _NOT_HOST_AFTER.match(after))
+    head = path[:start].rstrip("/")
+    parent = head.rpartition("/")[2] if head else ""
+    return parent.lower() in HOST_FOLDERS

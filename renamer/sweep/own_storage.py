@@ -4,7 +4,9 @@ residual while the renames move a host, nothing rewritten."""
 
 from __future__ import annotations
 
-from renamer import own_storage, state_names
+from dataclasses import replace
+
+from renamer import own_storage, state_locations, state_names
 from renamer.occurrences import Match
 
 
@@ -31,3 +33,30 @@ def own_storage_matches(data: bytes, rel: str, matches: list[Match],
                 "this line with the inline marker or a keep rule")
         added.append(Match(start, end, old, new, "host", refused=state_names.HELD, note=note))
     return sorted([*matches, *added], key=lambda m: m.start) if added else matches
+
+
+def literal_storage_matches(data: bytes, rel: str, matches: list[Match]) -> list[Match]:
+    """`matches` with each old host name that keys state outside the repo held as a `state-name`
+    residual (break-it round 23, finding 13; state_locations.py): a path component of a backup
+    repository's location, a certificate lineage's name under an ACME client's folder."""
+    if not matches or not any(word in data for word in (*own_storage.LITERALS, *state_locations.LITERALS)):
+        return matches
+    out = []
+    for m in matches:
+        what = (state_locations.keyed(rel, data, m.start, m.end)
+                if m.kind == "host" and not m.refused and not m.kept else None)
+        if what == "lineage":
+            m = replace(m, refused=state_names.HELD, note=(
+                f"a certificate lineage kept by its ACME client under the certificate's name ({m.old}): "
+                "certbot, acme.sh and Caddy keep it there after the host is renamed, so the new path "
+                "would name no certificate and the server would not load it; issue a certificate for "
+                f"{m.new} (or rename the lineage) first, then edit this line and keep it with the inline "
+                "marker"))
+        elif what == "backup":
+            m = replace(m, refused=state_names.HELD, note=(
+                f"a backup repository or copy destination named after the host ({m.old}): renamed in the "
+                "text, the next run opens (restic and borg `init` create) a new, empty location and the old "
+                "snapshots are no longer listed or pruned; move or copy the repository to the new name "
+                "first, then edit this line and keep it with the inline marker or a keep rule"))
+        out.append(m)
+    return out

@@ -67,3 +67,68 @@ def _resolved(data: bytes, start: int, end: int) -> bool:
         return True
     tail = end + 1 if data[end:end + 1] == b"." else end  # `ana-ml2.ana.lan.:53`
     return _PORT_AFTER.match(data, tail) is not None
+
+
+# Break-it round 23, finding 05: names a server compares caselessly with what a client sends or a
+# resolver answers, by definition rather than by a URL's syntax: nginx's `server_name` list,
+# Apache's `ServerName`/`ServerAlias`, a Caddyfile's site addresses, Traefik's `Host(...)` rule
+# (`HostSNI`, `HostRegexp` too), and the name of an ethers(5) line (HAProxy's `hdr(host) -i` is a
+# `pattern` residual already)
+# (MAC -> name, resolved through DNS). Short names as well as FQDNs (`ServerAlias WEB01`).
+_VHOST_BEFORE = re.compile(
+    rb"(?:^|[;{\s])server_name[ \t]+(?:[^;\n]*[ \t])?\Z"
+    rb"|(?im:^[ \t]*(?:ServerName|ServerAlias)[ \t]+(?:[^\s#]+[ \t]+)*(?:https?://)?\Z)"
+    rb"|Host(?:SNI|Regexp)?\((?:[^)\n]*,[ \t]*)?[`\"']\Z")
+_CADDY_SITE = re.compile(rb"(?:[^\s{}#,][^\s{},]*(?:,[ \t]*|[ \t]+))*(?:https?://)?\Z")
+_CADDY_OPEN = re.compile(rb"(?::[0-9]{1,5})?(?:[,\s][^{\n#]*)?\{[ \t]*\r?$", re.MULTILINE)
+_MAC = re.compile(rb"[ \t]*[0-9A-Fa-f]{1,2}(?:[:-][0-9A-Fa-f]{1,2}){5}[ \t]+\Z")
+VHOST_WORDS = (b"server_name", b"ServerName", b"ServerAlias", b"servername", b"serveralias", b"Host(",
+               b"HostSNI(", b"HostRegexp(")
+
+
+def might_hold_vhost(rel: str, data: bytes) -> bool:
+    name = rel.rsplit("/", 1)[-1].lower()
+    return _caddy(name) or name == "ethers" or any(word in data for word in VHOST_WORDS)
+
+
+def _caddy(name: str) -> bool:
+    return name == "caddyfile" or name.endswith((".caddyfile", ".caddy")) or name.startswith("caddyfile.")
+
+
+def vhost_case_matches(data: bytes, rel: str, matches: list[Match],
+                       hosts: list[tuple[str, str]]) -> list[Match]:
+    """`matches` with each old name (short or FQDN) spelled in another case where a server compares
+    it caselessly (a virtual host's name, an ethers name) added as a residual `dns-case`."""
+    name = rel.rsplit("/", 1)[-1].lower()
+    lowered = data.lower()
+    added: list[Match] = []
+    for old, new in sorted(hosts, key=lambda pair: len(pair[0]), reverse=True):
+        needle = old.lower().encode()
+        at = lowered.find(needle)
+        while at >= 0:
+            end = at + len(needle)
+            spelled = data[at:end]
+            if (spelled != old.encode() and _bounded(data, at, end) and _vhost(data, at, end, name)
+                    and not any(m.start < end and at < m.end for m in [*matches, *added])):
+                text = spelled.decode("ascii", "replace")
+                note = (f"{text} is {old} (renamed {new}) in another case, where the server compares names "
+                        "in any case (a virtual host's name, an ethers entry)")
+                added.append(Match(at, end, text, new, "host", refused=REASON, note=note))
+            at = lowered.find(needle, end)
+    if not added:
+        return matches
+    return sorted([*matches, *added], key=lambda m: m.start)
+
+
+def _vhost(data: bytes, start: int, end: int, name: str) -> bool:
+    line_start = data.rfind(b"\n", 0, start) + 1
+    head = data[max(line_start, start - 300):start]
+    if _VHOST_BEFORE.search(head):
+        return True
+    if name == "ethers":
+        return _MAC.fullmatch(head) is not None
+    if _caddy(name):  # a site block's addresses: the line's words before its `{`, at the top level
+        depth = data.count(b"{", 0, line_start) - data.count(b"}", 0, line_start)
+        return (depth == 0 and _CADDY_SITE.fullmatch(head) is not None
+                and _CADDY_OPEN.match(data, end) is not None)
+    return False

@@ -57,7 +57,7 @@ from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.prefix_values import prefix_matches
 from renamer.project import LoadedProject
-from renamer.sweep import compressed, decoded_names, multibyte, split_lengths, subdomains
+from renamer.sweep import chart_schema, compressed, decoded_names, multibyte, split_lengths, subdomains
 from renamer.sweep.access_sets import REASON as ACCESS_SET
 from renamer.sweep.access_sets import access_matches
 from renamer.sweep.access_sets import might_hold as might_hold_access
@@ -98,10 +98,10 @@ from renamer.sweep.model import (
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.nix_attrs import NixIndex
 from renamer.sweep.nsupdate_zones import nsupdate_matches
-from renamer.sweep.own_storage import own_storage_matches
+from renamer.sweep.own_storage import literal_storage_matches, own_storage_matches
 from renamer.sweep.resolved_case import REASON as DNS_CASE
 from renamer.sweep.resolved_case import fqdns as resolved_fqdns
-from renamer.sweep.resolved_case import resolved_case_matches
+from renamer.sweep.resolved_case import might_hold_vhost, resolved_case_matches, vhost_case_matches
 from renamer.sweep.subdomains import subdomain_matches
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
@@ -139,6 +139,11 @@ IDENTIFIER_HINT = ("an identifier: renamer never renames code symbols; rename it
 CODE_HINT = "outside any string or comment, where a text edit could change the code; edit by hand"
 # Occurrences the matcher finds but must not rewrite, by Match.refused.
 REFUSED_HINTS = {
+    "public-domain": ("a short host name followed by a public domain the repo does not show as its own "
+                      "(`web01.mycorp.de`): it may be this host under the lab's real domain or another "
+                      "organisation's name; name the FQDN in the renames "
+                      "(`web01.mycorp.de: app01.mycorp.de`) "
+                      "to follow it, or keep the line with the inline marker"),
     "software-path": ("an old host name that is also the software's (an image's, a well-known "
                       "package's) as a component of an absolute path (`/etc/pihole/`): most likely the "
                       "software's own folder, which keeps its name; keep it with a keep rule, or rename it "
@@ -390,6 +395,12 @@ KEPT_NOTES = {
                    "`git::https://host/infra/pug.git//dir`, `uses: acme/pug@v1`, a Terraform registry "
                    "`source`): it names a repository, not a host, and the move renames no repository; "
                    "only the URL's host follows"),
+    "chart": ("a Helm chart's own name: a dependency's `name:` in Chart.yaml, or a values key inside a "
+              "dependency's block (`grafana:`, `grafana.ini:`): the chart's and its schema's names, not the "
+              "host's; the move renames no chart"),
+    "public-domain": ("a short host name as the registrable name of a public domain (`proxmox.com`, "
+                      "`grafana.github.io`, `debian.pool.ntp.org`) or in the path of a URL on one: another "
+                      "organisation's name, not a host of this repo; the move renames no public domain"),
     "storage": ("names where data lives in a storage service (an `s3://`/`gs://` bucket and key, a restic "
                 "repository on S3, B2, GCS, Azure, Swift, rclone or a rest-server, a ZFS dataset or pool): "
                 "renamed in the text alone, the next run writes to a new, empty place (or another owner's "
@@ -489,6 +500,7 @@ class FileScanner:
                                           in (CURRENT, UNCLASSIFIED))
         self.env_files = {rel: (domains, conf) for rel, domains, conf in options.searched_env}
         self.helm_values = {composition[0] for composition in options.helm_compositions}
+        self._charts: dict[str, bytes | None] = {}  # Chart.yaml beside a values file (chart_schema.py)
         self.extended: dict[str, list[tuple[str, tuple[str, ...], str]]] = {}
         for rel, service, domains, how in options.searched_services:
             self.extended.setdefault(rel, []).append((service, domains, how))
@@ -696,6 +708,8 @@ class FileScanner:
                 # `repository: ".../{{ inventory_hostname }}"`: a backup repository named by the machine
                 if self.matcher.may_hold("own storage", data):
                     matches = own_storage_matches(data, rel, matches, self.matcher.hosts)
+                if status == CURRENT:  # `.../restic/pug`, `/etc/letsencrypt/live/pug.ana.lan/`: spelled
+                    matches = literal_storage_matches(data, rel, matches)
                 # `include "fqdn" "pug"` of a define in another template of the chart making `{{ . }}.ana.lan`
                 matches = helm_call_matches(self.project.root, data, rel, matches, self.matcher.hosts)
                 # `fqdn("pug")` of a macro, def or shell function another file defines (`{{ h }}.ana.lan`)
@@ -751,6 +765,10 @@ class FileScanner:
                 and self.resolved_fqdns and (case_hit or self.matcher.might_match_any_case(data)):
             # `https://ANA-ML2.ANA.LAN/api`: an old FQDN in another case that a resolver reads
             matches = resolved_case_matches(data, matches, self.resolved_fqdns)
+        if (hit or folded_hit) and content.kind == "text" and status == CURRENT and not any_case \
+                and might_hold_vhost(rel, data) and (case_hit or self.matcher.might_match_any_case(data)):
+            # `server_name WEB01.lab;`, `ServerAlias Web01`, a Caddy site, ethers: caseless by definition
+            matches = vhost_case_matches(data, rel, matches, list(self.matcher.hosts))
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,
@@ -775,6 +793,9 @@ class FileScanner:
                 and (kube_identities.might_hold(data)  # `metadata: {name: pug}`
                      or (b"." in data and self.kube_services())):  # `pug.db:5432` of Service db/pug
             matches = self._identities(rel, data, matches)
+        if matches and status == CURRENT and content.kind == "text" \
+                and (rel.endswith("Chart.yaml") or chart_schema.is_values(rel)):  # a chart's own names
+            matches = chart_schema.held(self.project.root, rel, data, matches, self._charts)
         if matches and content.kind == "text":  # `name: pug` of a compose project: its volumes' prefix
             matches = self._state_names(rel, data, matches)
         if matches and content.kind == "text" and (unit_names.might_define(data)  # `mnt-pug.mount`
@@ -1216,8 +1237,12 @@ class FileScanner:
             after = data[end:end + 8].decode("utf-8", "replace")
             if near_miss.in_identifier(spelling, like, before, after) or _opaque_like(data, start, end, like):
                 continue
+            why = near_miss.why(spelling, like, before, after)
+            if why == "short-label" and not near_miss.short_label_said(spelling, like, any_case=False,
+                                                                       path=rel, start=start):
+                continue  # `puppet/modules/...`: the product's folder, not the host (round 23, finding 04)
             out.append(NearMiss(rel, 0, start + 1, spelling, like, "near-miss", rel,
-                                f"{near_miss.why(spelling, like, before, after)}, in the path",
+                                f"{why}, in the path",
                                 near_miss.name_around(data, start, end) if spelling == like else ""))
         if not out or self.project.classifier.near_miss_path_ignored(rel):
             return []
@@ -1261,6 +1286,11 @@ class FileScanner:
                     continue  # NS1_ADDR, DDNS_NS1_PTR: a constant named for the host, no host name
                 if _opaque_like(data, start, end, like):
                     continue  # `q2Xo_pug-8a9ZkLmN0pQ`: a token's letters (opaque.py), no name
+                said = near_miss.short_label_said
+                if near_miss.why(spelling, like, before, after) == "short-label" and not said(
+                        spelling, like, any_case=any_case or zone_like or names_dns(rel),
+                        before=data[max(0, start - 3):start].decode("latin-1"), after=after):
+                    continue  # `Puppet::Parser`: another case outside DNS files (round 23, finding 04)
                 out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text,
                                     near_miss.why(spelling, like, before, after),
                                     near_miss.name_around(data, start, end) if spelling == like else ""))

@@ -70,7 +70,9 @@ def test_software_folders_are_residuals_and_host_named_paths_still_move(repo: Re
                "      - \"./etc-pihole/:/etc/pihole/\"\n      - /var/lib/pihole:/data\n")
     files = {"compose.yaml": compose,
              "mon.yml": "- copy: {src: a, dest: /etc/grafana/grafana.ini}\n",
-             "backup.sh": "#!/bin/sh\nrsync -a /srv/backups/pug/ pug:/b/\n"
+             # (a host-named folder as an rsync argument is a `state-name` residual since round 23,
+             # finding 13: tests/cli/test_state_locations.py; here it is read by `du`)
+             "backup.sh": "#!/bin/sh\ndu -sh /srv/backups/pug/ && ssh pug true\n"
                           "curl http://pihole/admin\nls host_vars/pug/\n"}
     config = PIHOLE.replace("pug: wolf,", "pug: wolf, grafana: metrics1,")
     root = repo(files, config=config, allowlist=CURRENT_ALL)
@@ -83,7 +85,7 @@ def test_software_folders_are_residuals_and_host_named_paths_still_move(repo: Re
     assert "/etc/pihole/" in (root / "compose.yaml").read_text()
     assert "/etc/grafana/" in (root / "mon.yml").read_text()
     # negatives: a host-named backup folder, a URL's host, a relative host_vars path: rewritten
-    assert (root / "backup.sh").read_text() == ("#!/bin/sh\nrsync -a /srv/backups/wolf/ wolf:/b/\n"
+    assert (root / "backup.sh").read_text() == ("#!/bin/sh\ndu -sh /srv/backups/wolf/ && ssh wolf true\n"
                                                 "curl http://dns1/admin\nls host_vars/wolf/\n")
     # decided by a keep rule: verify OK
     (root / "allow.yaml").write_text(

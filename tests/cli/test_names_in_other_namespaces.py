@@ -37,8 +37,8 @@ def test_repositories_buckets_and_datasets_are_kept_and_hosts_beside_them_follow
                    "ssh root@pug zfs list -t snapshot tank/pug\n"
                    "zfs snapshot pug@daily\n"
                    "restic -r rest:http://pug:8000/pug/ snapshots\n"
-                   "restic -r sftp:backup@pug:/srv/restic/pug check\n"
-                   "rsync -a /srv/backups/pug/ pug:/b/\n"
+                   # (a file system repository's path, `sftp:backup@pug:/srv/restic/pug`, and an rsync
+                   # argument's are `state-name` residuals since round 23: tests/cli/test_state_locations.py)
                    "curl http://pug/api/pug/status\n"
                    "echo restart zfs on pug\n",
         "go.mod": "module github.com/acme/pug\n",
@@ -65,8 +65,6 @@ def test_repositories_buckets_and_datasets_are_kept_and_hosts_beside_them_follow
         "ssh root@wolf zfs list -t snapshot tank/pug\n"
         "zfs snapshot pug@daily\n"
         "restic -r rest:http://wolf:8000/pug/ snapshots\n"
-        "restic -r sftp:backup@wolf:/srv/restic/wolf check\n"  # a file system path follows
-        "rsync -a /srv/backups/wolf/ wolf:/b/\n"
         "curl http://wolf/api/wolf/status\n"
         "echo restart zfs on wolf\n")  # prose: no zfs subcommand, no dataset
     assert text["go.mod"] == files["go.mod"]

@@ -1,0 +1,105 @@
+"""A short host name followed into a domain the repo does not show as its own (break-it round 23,
+findings 17 and 18).
+
+`web01: app01` carries `web01.lab` to `app01.lab` (configuration.md): the short name's FQDNs
+follow it. Under `debian -> srv01` that rule made chrony's `pool debian.pool.ntp.org` the NXDOMAIN
+`srv01.pool.ntp.org`, and under `grafana -> metrics` `https://grafana.github.io/helm-charts`
+became `metrics.github.io` and `https://grafana.com/grafana/dashboards/1860` became
+`https://metrics.com/metrics/...`: another organisation's names. Now a short name followed by a
+domain is decided by that domain:
+
+* under a private-use or unknown top-level label (`lab`, `lan`, `home.arpa`, `example`,
+  `internal`, anything not in PUBLIC_TLDS), or under a domain the renames show to be the repo's
+  own (an FQDN rename's domain and its parents: `web01.mycorp.com: ...` owns `mycorp.com`): it
+  follows, as before;
+* the name as the registrable label of a public suffix (`proxmox.com`, `grafana.github.io`,
+  `debian.pool.ntp.org`, `nas.co.uk`): another organisation's domain, no host of the repo: kept
+  `public-domain`, and the path of a URL on it (`/grafana/dashboards`) with it;
+* deeper under a public domain the repo does not show as its own (`web01.mycorp.de`): it may be
+  the lab's real domain or someone else's; a residual `public-domain`, never a silent rewrite
+  (name the domain's FQDN in the renames to follow it).
+
+Pure: bytes and names in, decisions out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+KEPT = "public-domain"
+# Top-level labels a lab's private names never end in: generic and country TLDs in wide use on the
+# public internet. Left out on purpose where they read as a file's extension (`.sh`, `.md`, `.pl`,
+# `.py`, `.rs`, `.so`, `.pm`, `.mk`, `.ai`, `.in`, `.ps`, `.cc`, `.ml`, `.do`, `.am`, `.im`, `.ac`):
+# `web01.sh` is a script named after the host.
+PUBLIC_TLDS = frozenset({
+    "com", "org", "net", "io", "dev", "app", "cloud", "info", "biz", "xyz", "online", "site", "tech", "page",
+    "eu", "de", "uk", "fr", "nl", "us", "ca", "au", "ch", "at", "be", "se", "no", "dk", "fi", "cz", "es",
+    "it", "jp", "cn", "ru", "br", "nz", "ie", "co", "gg", "tv", "me", "edu", "gov"})
+# Of those, the ones a lab's own spelling may also end in (an environment suffix `web01.dev`, a
+# macOS bundle `Grafana.app`, `pug.me`): the name right under one is a residual, never kept silently.
+WEAK = frozenset({"dev", "app", "me", "it", "no", "co", "tv", "gg", "page", "site", "online", "tech", "cloud",
+                  "xyz", "info", "biz", "edu", "gov", "eu", "us"})
+# Public suffixes of two or more labels under which a name is the registrable one (each a domain
+# whose owner hands out names to others: the public suffix list's and the NTP pool's vendor zones).
+SHARED = frozenset({
+    "co.uk", "org.uk", "ac.uk", "com.au", "net.au", "org.au", "co.jp", "co.nz", "com.br",
+    "github.io", "gitlab.io", "githubusercontent.com", "pages.dev", "netlify.app", "vercel.app",
+    "herokuapp.com", "readthedocs.io", "pool.ntp.org", "blogspot.com", "appspot.com",
+    "azurewebsites.net", "cloudfront.net", "web.app", "firebaseapp.com"})
+# RFC 2606's documentation domains: no organisation's names, as a lab's placeholders they follow.
+RESERVED = frozenset({"example.com", "example.net", "example.org"})
+_TAIL = re.compile(rb"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+\.?(?![A-Za-z0-9_-])")
+_URL_HEAD = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]{0,20}://([^/\s\"'<>?#]+)")
+
+
+def own_domains(hosts: Iterable[tuple[str, str]]) -> frozenset[str]:
+    """The domains the renames show to be the repo's own: each FQDN's domain (old and new) and
+    its parents of two labels or more."""
+    out: set[str] = set()
+    for pair in hosts:
+        for name in pair:
+            labels = name.rstrip(".").lower().split(".")[1:]
+            while len(labels) >= 2 or (labels and labels[0] not in PUBLIC_TLDS):
+                out.add(".".join(labels))
+                labels = labels[1:]
+    return frozenset(out)
+
+
+def domain_after(data: bytes, end: int) -> str:
+    """The domain written after a name ending at `end` (`.pool.ntp.org`), or ""."""
+    tail = _TAIL.match(data, end)
+    return tail.group().decode("ascii", "replace") if tail else ""
+
+
+def decide(data: bytes, end: int, own: frozenset[str]) -> str | None:
+    """What the domain after a short name ending at `end` makes of it: "kept" (another
+    organisation's registrable name), "residual" (under a public domain the repo does not show as
+    its own) or None (follow: no domain, a private one, or the repo's own)."""
+    tail = _TAIL.match(data, end)
+    if tail is None:
+        return None
+    domain = tail.group()[1:].rstrip(b".").decode("ascii", "replace").lower()
+    labels = domain.split(".")
+    if labels[-1] not in PUBLIC_TLDS:
+        return None
+    if any(domain == o or domain.endswith("." + o) for o in (*own, *RESERVED)):
+        return None
+    if (len(labels) == 1 and domain not in WEAK) or domain in SHARED:
+        return "kept"
+    return "residual"
+
+
+def url_host(data: bytes, start: int) -> tuple[int, int] | None:
+    """(start, end) of the host of the URL whose host or path holds `start`, or None."""
+    line = data.rfind(b"\n", 0, start) + 1
+    stop = data.find(b"\n", start)
+    for m in _URL_HEAD.finditer(data, max(line, start - 2000), len(data) if stop < 0 else stop):
+        if m.start() > start:
+            break
+        token_end = m.end()
+        while token_end < len(data) and data[token_end:token_end + 1] not in b" \t\r\n\"'<>`":
+            token_end += 1
+        if m.start(1) <= start < token_end:
+            return m.span(1)
+    return None

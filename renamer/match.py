@@ -1303,6 +1303,8 @@ class Matcher:
         if length is not None and length < move.old.prefixlen:
             if length == move.new.prefixlen and move.mapped(address) == address:
                 return None  # `10.0.48.0/28` of a resize in place to /28: the new network already
+            if _still_covers(address, length, move):
+                return None
             return replace(m, refused="supernet")
         masked = prefix_moves.masked_length(data, m.end) if move.old.version == 4 \
             else prefix_spellings.v6_masked_length(data, m.end)  # `A/ffff:ffff::` (t26-33, finding 02)
@@ -1311,6 +1313,8 @@ class Matcher:
         if masked is not None and masked < move.old.prefixlen:  # `10.9.0.0 255.255.0.0`: break-it 20p, #7
             if masked == move.new.prefixlen and move.mapped(address) == address:
                 return None  # a resize in place, its new length written already
+            if _still_covers(address, masked, move):
+                return None
             return replace(m, refused="supernet",
                            note=f"{m.old} with a mask, wildcard or length key of /{masked}, wider than "
                                 f"{move.old}")
@@ -1501,6 +1505,21 @@ _PATH_DIRECTIVE = re.compile(
 
 # dnsmasq's domain lists between slashes: `address=/PUG.lan/10.0.0.1`, `server=/lan/...`, `local=/lan/`.
 _SLASHED_DOMAINS = re.compile(rb"[ \t]*[A-Za-z-]+[ \t]*=[ \t]*/")
+
+
+def _still_covers(address: IPAddress, length: int, move: prefix_moves.PrefixMove) -> bool:
+    """`10.80.0.0/16` under `10.80.0.0/24: 10.80.0.0/23` (or `: 10.80.4.0/24`): a wider network,
+    written as a network (the old network's address is its own), that holds the move's new network
+    as it held the old one. Nothing of it changes, so it is neither rewritten nor a `supernet`
+    residual (a Salt pillar's `10.80.0.0/16` firewall lists were three residuals with nothing to
+    decide); a network the move leaves (`: 10.90.0.0/24`) or a host written with a wide length
+    (`10.80.0.5/16`) stays a residual."""
+    wide = ipaddress.ip_network(f"{address}/{length}", strict=False)
+    if wide.network_address != address:
+        return False
+    first, last = int(wide.network_address), int(wide.broadcast_address)
+    return all(first <= int(net.network_address) and int(net.broadcast_address) <= last
+               for net in (move.old, move.new))
 
 
 def _bracketed(data: bytes, start: int) -> bool:

@@ -32,6 +32,8 @@ from renamer import computed_foreign
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Value = Address | Network | tuple[Address | Network, ...] | int
+# A chain's base that is an expression, not a literal or a name (sweep/opaque_bases.py reads it)
+OPAQUE = "expr:"
 
 # A quoted network literal, IPv4 or IPv6 (validated by ipaddress).
 _V4 = rb"\d{1,3}(?:\.\d{1,3}){3}/\d{1,2}"
@@ -99,6 +101,8 @@ _PY_CALL = (rb"(?<![\w.])(?:(?:ipaddress|netaddr)" + _WS + rb"\." + _WS + rb")?(
             rb"(?:" + _WS + rb"\." + _WS + rb"network(?![\w]))?")
 _PY_NAME = rb"(?<![\w.])(?P<ref>[A-Za-z_]\w*)"
 _PY_BASE = rb"(?:" + _PY_CALL + rb"|" + _PY_NAME + rb")"
+_PY_FIELD = (rb"(?<![\w.])(?:(?:self|cls)" + _WS + rb"\." + _WS + rb"|[A-Za-z_]\w*(?:\.data)?" + _WS + rb"\["
+             + _WS + rb"""(?P<fq>['"]))?(?P<ref>[A-Za-z_]\w*)(?(fq)(?P=fq)""" + _WS + rb"\])")
 _INT = (rb"(?P<n>[-+]?" + _WS + rb"\d+|len" + _WS + rb"\([^\]\n]{1,200}?\)" + _WS + rb"-" + _WS + rb"\d+|"
         rb"[A-Za-z_][\w.]*(?:" + _WS + rb"[-+*]" + _WS + rb"[\w.]+)*)")
 # An address value then `- 1` / `+ 1` (`NET[-1] - 1`, `max(NET.hosts()) - 1`): a step of its own
@@ -118,6 +122,11 @@ _PY_FORMS = (
     # max(NET.hosts()): the last host (t29-33, finding 02)
     (re.compile(rb"(?<![\w.])max" + _WS + rb"\(" + _WS + _PY_BASE + _WS + rb"\." + _WS + _HOSTS + _WS + rb"\)"
                 + _PLUS), "last_host"),
+    # NET.network_address + n, over a field too: `self.NET`, `data["NET"]` (a pydantic
+    # `default_factory=lambda data: data["svc_cidr"].network_address + 10` beside `svc_cidr: Cidr =
+    # IPv4Network(..)`: t31-33 finding 23, a default shrunk under the address derived from it)
+    (re.compile(rb"(?:" + _PY_CALL + rb"|" + _PY_FIELD + rb")" + _WS + rb"\." + _WS + rb"network_address"
+                + _WS + rb"\+" + _WS + rb"(?P<n>\d+)(?![\w.(\[])"), "host"),
     # NET.supernet(...) (its length counts from the network's)
     (re.compile(_PY_BASE + _WS + rb"\." + _WS + rb"supernet" + _WS + rb"\((?P<args>[^()\n]*)\)"), "supernet"),
     # list(NET.subnets(...))[k]
@@ -268,6 +277,11 @@ def _tf_parse(data: bytes, pos: int) -> tuple[int, str, int, int, bool, tuple[St
             bend = bstart + len(base)
         elif ref is not None and not first.strip().startswith((b"count.", b"each.", b"path.", b"terraform.")):
             base = re.sub(r"\s+", "", first.strip().decode()).replace('\\"', '"')
+            bstart, bend, literal, steps = first_at, first_at + len(first.strip()), False, ()
+        elif first.strip() and not first.strip().startswith((b"count.", b"path.", b"terraform.")):
+            # any other expression (`coalesce(..)`, `lookup(..)`, a conditional, `each.value.cidr`, a
+            # template's variable: t31-33 findings 02, 07, 24): the caller reads what it may stand for
+            base = OPAQUE + re.sub(r"\s+", " ", first.strip().decode("utf-8", "replace"))
             bstart, bend, literal, steps = first_at, first_at + len(first.strip()), False, ()
         else:
             return None

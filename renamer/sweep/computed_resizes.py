@@ -35,6 +35,7 @@ from renamer.occurrences import Match
 from renamer.prefix_moves import OUTSIDE, PrefixMove
 from renamer.sweep.composed import Known
 from renamer.sweep.network_names import Names
+from renamer.sweep.opaque_bases import Bases
 
 REASON = "composed-address"
 
@@ -73,6 +74,7 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
     if not resized or not computed_lengths.might_hold(data):
         return matches
     resolve = Resolver(data, rel, root, definitions)
+    bases = Bases(rel, root)
     out = list(matches)
     added: list[Match] = []
     for chain in computed_lengths.chains(data):
@@ -82,6 +84,8 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
             # each value the name may hold (tfvars, a module call, the default): a moved one first
             resolve.unread.clear()
             found = resolve.all(chain.base)
+            if _overridden(found, resized):
+                continue  # terraform.tfvars sets it: the default it overrides computes nothing (t31-33, 19)
             resolved = next((r for r in found for m in resized if _network(r[0]) in (m.old, m.new)),
                             found[0] if found else None)
             unread = _unread_moved(resolve, resized)
@@ -96,9 +100,17 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
                     added.append(Match(chain.start, chain.end, net, net, "network", refused=REASON,
                                        note=note))
                 continue
+            guessed = resolved is None or chain.base.startswith(computed_lengths.OPAQUE)
+            if guessed:
+                # an expression, a name defined by one, a `for_each` value, a template's variable:
+                # every network it may stand for (t31-33 findings 02, 07, 24)
+                found = bases.candidates(chain.base, chain.start, data, resolve)
+                resolved = next((r for r in found for m in resized if _network(r[0]) in (m.old, m.new)), None)
             if resolved is None:
                 continue
             base, where = resolved
+            if guessed:
+                where = f"may be {base}, {where}"
         steps, told = _named_numbers(chain.steps, resolve)
         if told:
             chain = replace(chain, steps=steps)
@@ -115,7 +127,12 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
         inside = [i for i, m in enumerate(out) if m.start < chain.end and chain.start < m.end]
         if any(out[i].kept is not None or out[i].refused not in (None, REASON) for i in inside):
             continue  # decided already (a range, a kept line, a refusal)
-        verdict = computed_lengths.judge(chain.steps, move.old, move.new)
+        verdict = None
+        for steps in bases.each_variants(chain.steps, chain.start, data):
+            # (`each.value.host` read from the `for_each` object: each value it takes; the worst wins)
+            judged = computed_lengths.judge(steps, move.old, move.new)
+            if judged is not None and (verdict is None or judged.kind == computed_lengths.OUTSIDE):
+                verdict = judged
         if verdict is None:
             continue
         at_old = network == move.old
@@ -143,6 +160,21 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
     if not added and out == matches:
         return matches
     return sorted([*out, *added], key=lambda m: m.start)
+
+
+_TFVARS = re.compile(r"\.tfvars(?:\.json)?:\d+")
+
+
+def _overridden(found: list[tuple[str, str]], resized: list[PrefixMove]) -> bool:
+    """The name's effective value (the first: terraform.tfvars or a later `*.auto.tfvars`, always
+    loaded in its root module) is written in a tfvars file and is no network a move resizes, and no
+    module call passes it: the expression computes from that value, never from the default."""
+    if not found or any("of a module call" in why for _, why in found):
+        return False
+    net, why = found[0]
+    if _TFVARS.search(why.split(", ")[0]) is None:
+        return False
+    return _network(net) not in {n for m in resized for n in (m.old, m.new)}
 
 
 def _unread_moved(resolve: Resolver, resized: list[PrefixMove]) -> tuple[str, str, str] | None:

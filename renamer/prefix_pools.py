@@ -32,6 +32,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from renamer.delegation_lengths import delegation_hits
+from renamer.except_blocks import except_hits
 from renamer.names import IPNetwork
 from renamer.prefix_moves import OUTSIDE, LengthHit, PrefixMove
 
@@ -521,7 +522,7 @@ def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:
     if not resized:
         return []
     hits = [*networkd_pools(data, resized), *dhcpd_prefix6(data, resized), *kube_lengths(data, resized),
-            *delegation_hits(data, resized)]
+            *delegation_hits(data, resized), *except_hits(data, resized)]
     if b"delegated" in data or (b"data" in data and b"subnet" in data):  # the rules that read entries
         layout = _Layout(data)
         hits += [*pd_pools(data, resized, layout), *kea_options(data, resized, layout)]

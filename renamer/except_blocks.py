@@ -25,7 +25,8 @@ from renamer.prefix_moves import LengthHit, PrefixMove
 
 TOOL = "tool-refuses"  # as prefix_pools.TOOL
 
-_EXCEPT = re.compile(rb"(?m)^([ \t]*(?:-[ \t]+)?)[\"']?except[\"']?[ \t]*:")
+# at a line's start (a block mapping's key), or after `{` / `,` (a flow mapping, JSON)
+_EXCEPT = re.compile(rb"(?m)(?:^([ \t]*(?:-[ \t]+)?)|(?<=[{,])[ \t]*)[\"']?except[\"']?[ \t]*:")
 _CIDR_KEY = re.compile(rb"[\"']?cidr[\"']?[ \t]*:[ \t]*[\"']?([0-9A-Fa-f.:]+/[0-9]{1,3})")
 _NET = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
                   rb"/([0-9]{1,3})(?![0-9])")
@@ -99,8 +100,9 @@ def except_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]
         return
     for x in _EXCEPT.finditer(data):
         line_start = _lines(data, x.start())[0]
-        column = len(x.group(1))
-        begin, end, value_end = _mapping(data, line_start, column)
+        column = len(x.group(1)) if x.group(1) is not None else -1  # -1: a flow mapping's own line
+        begin, end, value_end = (_mapping(data, line_start, column) if column >= 0
+                                 else (line_start, _lines(data, x.start())[1], _lines(data, x.start())[1]))
         # the `cidr` key of the same mapping: on the except's line (a flow mapping) or at its column
         cidrs = [c for c in _CIDR_KEY.finditer(data, begin, end)
                  if (at := _lines(data, c.start())[0]) == line_start or c.start() - at == column]

@@ -237,3 +237,65 @@ def test_dnsmasq_auth_lines_are_shown_in_the_dry_run(run: Run, tmp_path: Path) -
         checked = subprocess.run([dnsmasq, "--test", f"--conf-file={root / 'dnsmasq.conf'}"],
                                  capture_output=True, text=True, check=False)
         assert checked.returncode == 0, checked.stderr
+
+
+# -- 18: an except a shrink makes cover its whole cidr ---------------------------------------------
+
+NETPOL = ("apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: lan\nspec:\n"
+          "  podSelector: {}\n  ingress:\n    - from:\n        - ipBlock:\n            cidr: CIDR\n"
+          "            except:\n              - EXCEPT\n")
+CILIUM = ("apiVersion: cilium.io/v2\nkind: CiliumNetworkPolicy\nmetadata:\n  name: lan\nspec:\n"
+          "  endpointSelector: {}\n  ingress:\n    - fromCIDRSet:\n        - cidr: CIDR\n"
+          "          except: [\"EXCEPT\"]\n")
+
+
+def _policies(cidr: str, excepted: str) -> dict[str, str]:
+    return {name: text.replace("CIDR", cidr).replace("EXCEPT", excepted)
+            for name, text in (("np.yaml", NETPOL), ("cnp.yaml", CILIUM))}
+
+
+def _valid_block(root: Path) -> bool:
+    """Kubernetes' ValidateIPBlock: each except strictly inside the cidr."""
+    block = yaml.safe_load((root / "np.yaml").read_text())["spec"]["ingress"][0]["from"][0]["ipBlock"]
+    cidr = ipaddress.ip_network(block["cidr"])
+    return all(ipaddress.ip_network(e).subnet_of(cidr) and ipaddress.ip_network(e) != cidr  # type: ignore[arg-type]
+               for e in block["except"])
+
+
+def test_a_shrink_onto_a_policy_except_refuses(run: Run, tmp_path: Path) -> None:
+    """/24 -> /25 in place with except /25 (the finding), /23 -> /24 in place with except /24, a
+    shrink with a move (10.0.48.0/24 -> 10.0.60.0/25: the except lands on the new cidr) and IPv6
+    /64 -> /65 with except /65: each except would be the whole new cidr: refused, nothing written.
+    Before: written, sweep 0, verify OK, an ipBlock Kubernetes rejects."""
+    for old, new, excepted in (("10.0.48.0/24", "10.0.48.0/25", "10.0.48.0/25"),
+                               ("10.0.48.0/23", "10.0.48.0/24", "10.0.48.0/24"),
+                               ("10.0.48.0/24", "10.0.60.0/25", "10.0.48.0/25"),
+                               ("2001:db8:a:10::/64", "2001:db8:a:10::/65", "2001:db8:a:10::/65")):
+        files = _policies(old, excepted)
+        root = _repo(tmp_path, files, f"{old}: {new}")
+        before = snapshot(root)
+        done = run(root, "sweep", "--commit")
+        assert done.exit_code == 3, (old, new, done.stdout + done.stderr)
+        assert snapshot(root) == before
+        assert f"np.yaml:12: tool-refuses: the except entry {excepted} of the cidr {old}, which becomes {new}, " \
+               "would cover the whole new cidr" in done.stderr, done.stderr
+        assert "cnp.yaml:10: tool-refuses: the except entry" in done.stderr, done.stderr
+
+
+def test_an_except_left_strictly_inside_follows_and_a_written_one_fails_verify(run: Run, tmp_path: Path) -> None:
+    """/24 -> /25 in place with except /26: still strictly inside: written, exit 0, a valid ipBlock
+    (checked as Kubernetes does). A grow (/24 -> /22) with except /25: written, valid. A repo already
+    written by hand (cidr 10.0.48.0/25 except 10.0.48.0/25): verify fails with the refusal."""
+    for old, new, excepted in (("10.0.48.0/24", "10.0.48.0/25", "10.0.48.0/26"),
+                               ("10.0.48.0/24", "10.0.48.0/22", "10.0.48.0/25")):
+        root = _repo(tmp_path, _policies(old, excepted), f"{old}: {new}")
+        done = run(root, "sweep", "--commit")
+        assert done.exit_code == 0, done.stdout + done.stderr
+        assert f"cidr: {new}" in (root / "np.yaml").read_text()
+        assert _valid_block(root)
+        assert run(root, "verify", "--strict").exit_code == 0
+    root = _repo(tmp_path, _policies("10.0.48.0/25", "10.0.48.0/25"), "10.0.48.0/24: 10.0.48.0/25")
+    checked = run(root, "verify", "--strict")
+    assert checked.exit_code == 1, checked.stdout
+    assert "np.yaml:12:17: residual (tool-refuses): 10.0.48.0/25" in checked.stdout, checked.stdout
+    assert not _valid_block(root)

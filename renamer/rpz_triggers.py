@@ -95,8 +95,8 @@ def triggers(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[Trigger]:
         lands = _moved(net, move)
         if lands is None:
             yield Trigger(x.start(), x.end(), old, old, OUTSIDE,
-                          f"an RPZ trigger for {net}, which {move.old} -> {move.new} leaves outside the new, "
-                          "smaller network: decide the policy by hand")
+                          f"the RPZ trigger {old} ({net}; {move.old} -> {move.new}): "
+                          "decide the policy by hand")
             continue
         if lands == net:
             continue

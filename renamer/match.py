@@ -291,6 +291,8 @@ class Matcher:
                 needles += [b":", b"ip6.arpa", b"IP6.ARPA"]
         if self._v6_addresses:
             needles.append(b":")  # another spelling of an old IPv6 address holds no form's text
+        if self.networks:  # an RPZ trigger spells its network reversed (rpz_triggers.py)
+            needles += [rpz_triggers.NEEDLE, b"RPZ-"]
         return needles
 
     def might_match(self, data: bytes) -> bool:

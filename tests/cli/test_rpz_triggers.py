@@ -75,7 +75,7 @@ def test_a_trigger_a_shrink_leaves_outside_refuses(run: Run, tmp_path: Path) -> 
 
 
 def test_verify_fails_on_a_trigger_left_at_the_old_network(run: Run, tmp_path: Path) -> None:
-    root = _repo(tmp_path, {"named.conf": NAMED, "db.rpz": ZONE}, "10.0.48.0/24: 10.0.60.0/22")
+    root = _repo(tmp_path, {"db.rpz": ZONE}, "10.0.48.0/24: 10.0.60.0/22")  # no named.conf: still read
     checked = run(root, "verify", "--strict")
     assert checked.exit_code == 1, checked.stdout
     assert "db.rpz:4:1" in checked.stdout and "24.0.48.0.10.rpz-ip" in checked.stdout, checked.stdout

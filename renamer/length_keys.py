@@ -3,7 +3,9 @@ t29-33, findings 04, 13, 17, 22). Pure vocabulary: `prefix_moves` builds its key
 
 * A length word with a tail: `mask_bits`, `maskbits`, `cidr_bits`, `cidr_len`, `cidr_suffix`,
   `netbits`, `net_bits`, `netmask_bits`, `network_bits`, `subnet_bits` (pfSense's virtual IPs),
-  `prefixlen`, `prefix_length`, `masklen`, `mask_length`: as strong as `prefix` or `netmask` alone.
+  `prefixlen`, `prefix_length`, `masklen`, `mask_length`, and a `size` tail after a length word
+  (`prefix_size`, `prefixSize`, `cidr_size`, `cidr_block_size`; t31-33 finding 10): as strong as
+  `prefix` or `netmask` alone (`size` alone is no length word).
 * A weak tail after a name of its own (`lab_bits`, `LAN_LEN`, `lanSuffix`) or alone (`LEN=24`,
   `bits: 24`, `length: 24`): `len`, `length`, `bits` and `suffix` name many other counts (`key_bits`,
   `max_len`), so such a key is a length only where an address key of the same own name ties it
@@ -19,7 +21,11 @@ import re
 
 SEP = rb"(?:=>|[:=])"
 TAILS = rb"(?:len(?:gth)?|bits|suffix)"
-COMPOUND = rb"(?:prefix|cidr|netmask|mask|subnet[_-]?mask|subnet|network|net)[_-]?" + TAILS
+# `size` only after a length word (`prefix_size`, `prefixSize`, `cidr_size`, `cidr_block_size`:
+# t31-33, finding 10), never alone: `size` alone names a disk's, a pool's, a file's.
+# (`subnet_size`, `network_size` may count addresses: no length word takes `size` there.)
+COMPOUND = (rb"(?:(?:prefix|cidr|netmask|mask|subnet[_-]?mask|subnet|network|net)[_-]?" + TAILS
+            + rb"|(?:prefix|cidr(?:[_-]?block)?|netmask|mask|subnet[_-]?mask)[_-]?size)")
 WEAK = TAILS
 # One of these stands in every key a tail names (a byte search before the regex's scan).
 TAIL_NEEDLES = (b"len", b"Len", b"LEN", b"its", b"ITS", b"ffix", b"FFIX")

@@ -76,6 +76,11 @@ _PASS_DIRECTIVES = frozenset({"proxy_pass", "fastcgi_pass", "uwsgi_pass", "grpc_
                               "memcached_pass", "proxy_pass_header", "proxy_pass_request_body",
                               "proxy_pass_request_headers", "fastcgi_pass_header", "uwsgi_pass_header",
                               "scgi_pass_header", "grpc_pass_header"})
+# dnsmasq's authoritative DNS options and Unbound's `auth-zone:` clause name a zone, a server, a
+# network: no secret (t31-33, finding 16: `auth-zone=lab,10.0.48.0/24` showed as `auth-zone=****`
+# on both sides of the dry run, the network's change hidden).
+_AUTH_DNS_DIRECTIVES = frozenset({"auth-zone", "auth-server", "auth-sec-servers", "auth-peer", "auth-soa",
+                                  "auth-ttl", "auth_zone", "auth_server"})
 # A command a `NAME=value cmd ...` line runs with the variable set: the value is its first word.
 _COMMANDS = frozenset({"psql", "pg_dump", "pg_dumpall", "pg_restore", "pg_basebackup", "pgbench",
                        "pg_isready",
@@ -88,7 +93,7 @@ _COMMAND_AFTER = re.compile(r"^(\S+)([ \t]+)((?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+
 
 def is_secret_name(name: str) -> bool:
     """Does a key named so hold a secret? Word by word, whatever the case style."""
-    if name.lower() in _PASS_DIRECTIVES:
+    if name.lower() in _PASS_DIRECTIVES or name.lower() in _AUTH_DNS_DIRECTIVES:
         return False
     words = [w.lower() for w in _WORDS.findall(name)]
     lowered = name.lower()

@@ -49,6 +49,7 @@ from renamer import (
     prefix_spellings,
     prefix_values,
     public_domains,
+    rpz_triggers,
     slaac_uses,
     table_lengths,
     tagged_v6,
@@ -290,6 +291,8 @@ class Matcher:
                 needles += [b":", b"ip6.arpa", b"IP6.ARPA"]
         if self._v6_addresses:
             needles.append(b":")  # another spelling of an old IPv6 address holds no form's text
+        if self.networks:  # an RPZ trigger spells its network reversed (rpz_triggers.py)
+            needles += [rpz_triggers.NEEDLE, b"RPZ-"]
         return needles
 
     def might_match(self, data: bytes) -> bool:
@@ -551,6 +554,8 @@ class Matcher:
             found = self._classless_names(data, found)
         if (self._v4_nets or self._v4_pairs) and any(n in data for n in classless_routes.NEEDLES):
             found = self._classless_routes(data, found)
+        if self._moves and (rpz_triggers.NEEDLE in data or b"RPZ-" in data):
+            found = self._rpz_triggers(data, found)
         if self._resized:
             found = self._with_pools(data, found)
             # `-s 10.0.48.0/24 -j NETMAP --to 172.31.5.0/24`: a 1:1 map's other side keeps its length
@@ -645,6 +650,19 @@ class Matcher:
             if str(network.network_address) != address or int(length) > 32:
                 return part, f"it would become {text}, which is no network", False
         return text, None, False
+
+    def _rpz_triggers(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """BIND RPZ IP triggers of a moved network (`24.0.48.0.10.rpz-ip`, rpz_triggers.py; t31-33,
+        finding 03): rewritten by offset, or refused `outside-prefix`; each takes the place of any
+        match inside its name (`24.0.48.0` read as an address)."""
+        found = list(rpz_triggers.triggers(data, self._moves))
+        if not found:
+            return matches
+        spans = [(t.start, t.end) for t in found]
+        kept = [m for m in matches if not any(s < m.end and m.start < e for s, e in spans)]
+        added = [Match(t.start, t.end, t.old, t.new, "network", refused=t.refused, note=t.note)
+                 for t in found]
+        return sorted([*kept, *added], key=lambda m: m.start)
 
     def _classless_names(self, data: bytes, matches: list[Match]) -> list[Match]:
         """An RFC 2317 classless name of a moved network the address rules find no address in

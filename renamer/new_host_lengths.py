@@ -11,8 +11,10 @@ A host is an address with host bits set for the length beside it (`10.0.60.0/24`
 route's or a rule's, and left), where the old network lands (its offset below the old size: one
 past it, `10.0.61.7/24`, stands in what a grow swallows, a collision said by sweep/collisions.py);
 an address of the old network too (a resize in place) is the sweep's own match (its length
-follows). Pure: networks and bytes in, spans and notes out; asked by
-`prefix_moves.length_hits` and `_decide`.
+follows). A DHCP server's subnet declared at the new network with the old length (Kea `"subnet":
+"10.0.60.0/24"`, dhcpd `subnet 10.0.60.0 netmask 255.255.255.0 {`, `subnet6 A/64 {`) is the same
+fault for every client it serves: a `mask` residual too (`dhcp_subnets`; t31-33, finding 12). Pure:
+networks and bytes in, spans and notes out; asked by `prefix_moves.length_hits` and `_decide`.
 """
 
 from __future__ import annotations
@@ -74,4 +76,64 @@ def slashed(data: bytes, moves: Iterable[Move]) -> list[tuple[int, int, int, str
             continue
         why = note(text, f"/{length}", move)
         out.append((m.start(), m.start("n"), m.end("n"), m.group("n").decode(), why))
+    return out
+
+
+# A DHCP server's subnet declaration (t31-33, finding 12): Kea's `"subnet": "10.0.60.0/24"` in a file
+# of `subnet4` / `subnet6` entries, ISC dhcpd's `subnet 10.0.60.0 netmask 255.255.255.0 {` and
+# `subnet6 2001:db8:b:20::/64 {`.
+_KEA_SUBNET = re.compile(rb"[\"']?subnet[\"']?[ \t]*:[ \t]*[\"']?(?P<a>[0-9A-Fa-f.:]+)/(?P<n>\d{1,3})"
+                         rb"(?![\w./])")
+_DHCPD_SUBNET = re.compile(rb"(?m)^[ \t]*subnet[ \t]+(?P<a>\d{1,3}(?:\.\d{1,3}){3})[ \t]+netmask[ \t]+"
+                           rb"(?P<m>\d{1,3}(?:\.\d{1,3}){3})[ \t]*\{")
+_DHCPD_SUBNET6 = re.compile(rb"(?m)^[ \t]*subnet6[ \t]+(?P<a>[0-9A-Fa-f:]+)/(?P<n>\d{1,3})[ \t]*\{")
+
+
+def _new_subnet(text: str, length: int, moves: Iterable[Move]) -> Move | None:
+    """The move whose new network starts at `text` declared with the old length (not the old
+    network itself: that one is the sweep's own match)."""
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    for old, new in moves:
+        if old.prefixlen == new.prefixlen or length != old.prefixlen or address.version != new.version:
+            continue
+        if address == new.network_address and address != old.network_address:
+            return (old, new)
+    return None
+
+
+def subnet_note(declared: str, move: Move) -> str:
+    old, new = move
+    return (f"the DHCP subnet {declared} is the new network {new} (the move from {old}) declared with the "
+            f"old length /{old.prefixlen}: every client gets a /{old.prefixlen} mask and is on-link for "
+            f"part of {new} only; declare /{new.prefixlen}, or keep it with `renamer: keep` where a "
+            "smaller scope is meant")
+
+
+def dhcp_subnets(data: bytes, moves: Iterable[Move]) -> list[tuple[int, int, str, str]]:
+    """Each DHCP subnet declared at a resized move's new network with its old length: (start, end,
+    text, note), the span that of the length or the netmask."""
+    moves = [m for m in moves if m[0].prefixlen != m[1].prefixlen]
+    if not moves or b"subnet" not in data:
+        return []
+    out = []
+    kea = b"subnet4" in data or b"subnet6" in data or b"Dhcp4" in data or b"Dhcp6" in data
+    for pattern in ((_KEA_SUBNET, _DHCPD_SUBNET6) if kea else (_DHCPD_SUBNET6,)):
+        for m in pattern.finditer(data):
+            text, length = m.group("a").decode("ascii"), int(m.group("n"))
+            move = _new_subnet(text, length, moves)
+            if move is not None:
+                out.append((m.start("n"), m.end("n"), m.group("n").decode(),
+                            subnet_note(f"{text}/{length}", move)))
+    for m in _DHCPD_SUBNET.finditer(data):
+        try:
+            length = ipaddress.ip_network(f"0.0.0.0/{m.group('m').decode()}").prefixlen
+        except ValueError:
+            continue
+        move = _new_subnet(m.group("a").decode("ascii"), length, moves)
+        if move is not None:
+            out.append((m.start("m"), m.end("m"), m.group("m").decode(),
+                        subnet_note(f"{m.group('a').decode()} netmask {m.group('m').decode()}", move)))
     return out

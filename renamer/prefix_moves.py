@@ -537,6 +537,10 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
     for at, start, end, text, why in new_host_lengths.slashed(data, [(m.old, m.new) for m in resized]):
         if start not in taken and is_length(data, at, end):  # t29-33, finding 20
             out.append(LengthHit(start, end, text, text, MASK, why))
+    taken = {h.start for h in out}
+    for start, end, text, why in new_host_lengths.dhcp_subnets(data, [(m.old, m.new) for m in resized]):
+        if start not in taken:  # a DHCP subnet at the new network, the old length (t31-33, finding 12)
+            out.append(LengthHit(start, end, text, text, MASK, why))
     return sorted(out, key=lambda h: h.start)
 
 

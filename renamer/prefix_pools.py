@@ -13,7 +13,8 @@ their meaning only while the length does (t26-33 findings 05, 06, 11, 20):
   leaves valid delegates fewer prefixes than before (a `mask` residual saying how many);
 * Kubernetes lengths tied to a pool: Calico's `blockSize`, MetalLB's `aggregationLength`(`V6`),
   kube-controller-manager's `node-cidr-mask-size` (kubeadm, k3s, `--node-cidr-mask-size=`), Cilium's
-  cluster-pool mask size: one shorter than the new pool is refused by its project (`tool-refuses`);
+  cluster-pool mask size, flannel's `SubnetLen` / `IPv6SubnetLen` beside `Network` / `IPv6Network`:
+  one shorter than the new pool is refused by its project (`tool-refuses`);
   a node mask a shrink leaves valid gives fewer nodes a range (a `mask` residual);
 * Kea's `option-data` entry named `subnet-mask` (or `code: 1`) inside the `subnet4` entry whose
   `subnet` is the moved network: its `data` is that network's mask and follows, as ISC dhcpd's
@@ -30,6 +31,8 @@ import ipaddress
 import re
 from collections.abc import Iterator, Sequence
 
+from renamer.delegation_lengths import delegation_hits
+from renamer.except_blocks import except_hits
 from renamer.names import IPNetwork
 from renamer.prefix_moves import OUTSIDE, LengthHit, PrefixMove
 
@@ -372,6 +375,10 @@ _KUBE = [
     (rb"clusterPoolIPv[46]MaskSize|cluster-pool-ipv[46]-mask-size",
      rb"clusterPoolIPv[46]PodCIDRList|clusterPoolIPv[46]PodCIDR|cluster-pool-ipv[46]-cidr",
      "Cilium's cluster-pool mask size", "Cilium refuses a per-node mask shorter than the pool's", True),
+    # flannel's net-conf.json: `"Network": "10.42.0.0/16", "SubnetLen": 24`, `"IPv6Network"` and
+    # `"IPv6SubnetLen"` (t31-33, finding 13: a shrink left a per-node subnet shorter than the network)
+    (rb"IPv6SubnetLen|SubnetLen", rb"IPv6Network|Network", "flannel's SubnetLen",
+     "flannel refuses to start with a per-node SubnetLen shorter than its Network's length", True),
 ]
 _KUBE_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(" + rb"|".join(k for k, *_ in _KUBE) +
                           rb")[\"']?[ \t]*[:=][ \t]*[\"']?([0-9]{1,3})(?![0-9.])")
@@ -409,7 +416,7 @@ def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit
     a shrink leaves valid makes each pool literal of the old network a residual (the pool and its
     mask decided together by hand, never the pool alone)."""
     if not any(w in data for w in (b"blockSize", b"aggregationLength", b"aggregation-length", b"mask-size",
-                                   b"MaskSize", b"mask_size")):
+                                   b"MaskSize", b"mask_size", b"SubnetLen")):
         return
     bounds = [0, *(x.end() for x in _DOCUMENT.finditer(data)), len(data)]
     for x in _KUBE_LENGTH.finditer(data):
@@ -428,6 +435,8 @@ def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit
             continue
         move = moved.pop()
         text, what = x.group(2).decode(), rule[2]
+        if rule[2] == "flannel's SubnetLen":
+            what = f"flannel's {x.group(1).decode()}"  # `IPv6SubnetLen` names itself
         if value < move.new.prefixlen:
             yield LengthHit(x.start(2), x.end(2), text, text, TOOL,
                             f"{what} {value} is tied to the pool {move.old}, which becomes {move.new}: "
@@ -512,7 +521,8 @@ def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:
     resized = [m for m in moves if m.resized]
     if not resized:
         return []
-    hits = [*networkd_pools(data, resized), *dhcpd_prefix6(data, resized), *kube_lengths(data, resized)]
+    hits = [*networkd_pools(data, resized), *dhcpd_prefix6(data, resized), *kube_lengths(data, resized),
+            *delegation_hits(data, resized), *except_hits(data, resized)]
     if b"delegated" in data or (b"data" in data and b"subnet" in data):  # the rules that read entries
         layout = _Layout(data)
         hits += [*pd_pools(data, resized, layout), *kea_options(data, resized, layout)]

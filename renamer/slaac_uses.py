@@ -20,6 +20,11 @@ written, wherever its line (or its block) says so:
   default on a /64 address, so any `add address=A/64` under `/ipv6 address` without `advertise=no`;
 * dnsmasq's `dhcp-range` in a SLAAC mode (`ra-only`, `slaac`, `ra-names`, `ra-stateless`): the hosts
   of the range's /64 make their own addresses;
+* (never a router advertisement's prefix whose autonomous flag is off: IOS `no-autoconfig`, radvd
+  `AdvAutonomous off;` in its block, networkd `AddressAutoconfiguration=no` in its `[IPv6Prefix]`,
+  JunOS `no-autonomous`, VyOS `no-autonomous-flag`, BIRD `autonomous no`, RouterOS `autonomous=no`:
+  the prefix gives on-link information only, no host configures an address from it, so it follows
+  the move as the interface's address does; t31-33, finding 17)
 * FreeBSD rtadvd.conf's `:addr="A":` (its `prefixlen#64` beside it), and a Windows route with
   `publish=yes` (netsh), which go out in router advertisements.
 """
@@ -45,6 +50,13 @@ _PUBLISH = re.compile(rb"(?i)(?<![A-Za-z0-9-])publish[ \t]*=[ \t]*(?:yes|age)\b"
 _RTADVD_ADDR = re.compile(rb"(?i):addr[0-9]*[ \t]*=[ \t]*\"?\Z")
 _DNSMASQ_RANGE = re.compile(rb"(?i)^[ \t]*(?:--)?dhcp-range[ \t]*=")
 _DNSMASQ_SLAAC = re.compile(rb"(?i),[ \t]*(ra-only|slaac|ra-names|ra-stateless)[ \t]*(?=,|#|\r?$)")
+
+# The autonomous (A) flag off, on the prefix's line or in its block / section.
+_NO_AUTONOMOUS = re.compile(rb"(?i)(?<![A-Za-z0-9-])(?:no-autoconfig|no-autonomous(?:-flag)?"
+                            rb"|AdvAutonomous[ \t]+off"
+                            rb"|AddressAutoconfiguration[ \t]*=[ \t]*(?:no|false|off|0)"
+                            rb"|autonomous[ \t]*(?:=[ \t]*)?(?:no|off|false))(?![A-Za-z0-9-])")
+_BLOCK_LINES = 40  # how far down a prefix's own block or section is read
 
 _MOST_LINES = 400  # how far up a block's header or a RouterOS menu is looked for
 
@@ -88,6 +100,35 @@ def _routeros_menu(data: bytes, line_start: int) -> bool:
     return nearest >= 0 and _ROUTEROS_ADDRESS.match(data, nearest) is not None
 
 
+def _autonomous_off(data: bytes, line_start: int, line_end: int) -> bool:
+    """Does the RA prefix on the line say its autonomous flag is off: on the line itself, in the
+    `{ }` block the line opens (radvd, BIRD, JunOS), or in its INI section (networkd)?"""
+    if _NO_AUTONOMOUS.search(data, line_start, line_end):
+        return True
+    line = data[line_start:line_end]
+    ini = _INI_PREFIX.search(line) is not None or _section(data, line_start) is not None
+    depth = line.count(b"{") - line.count(b"}")
+    if depth <= 0 and not ini:
+        return False
+    at = line_end + 1
+    for _ in range(_BLOCK_LINES):
+        if at >= len(data):
+            return False
+        end = data.find(b"\n", at)
+        end = len(data) if end < 0 else end
+        text = data[at:end]
+        if depth <= 0 and _SECTION.match(text):
+            return False  # the next INI section
+        if _NO_AUTONOMOUS.search(text):
+            return True
+        if depth > 0:
+            depth += text.count(b"{") - text.count(b"}")
+            if depth <= 0:
+                return False  # the prefix's block closed
+        at = end + 1
+    return False
+
+
 def slaac_use(data: bytes, start: int) -> str | None:
     """Why the IPv6 prefix or address at `start` is one SLAAC or EUI-64 uses (a note's words), or
     None where its line says nothing of either."""
@@ -100,6 +141,8 @@ def slaac_use(data: bytes, start: int) -> str | None:
             section = _section(data, line_start)
             if section is not None and section.lower() != b"ipv6prefix":
                 return None  # `[IPv6AddressLabel] Prefix=`, `[IPv6PREF64Prefix] Prefix=` (finding 11)
+        if _autonomous_off(data, line_start, line_end):
+            return None  # on-link information only: no host makes an address from it (t31-33, 17)
         return ("a router advertisement's prefix (radvd, VyOS, JunOS, IOS `prefix`, networkd "
                 "`[IPv6Prefix] Prefix=`)")
     if _EUI64.search(line):

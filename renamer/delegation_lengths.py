@@ -1,0 +1,127 @@
+"""Delegation lengths outside Kea tied to a resized prefix (outside pass t31-33, findings 14 and 20),
+pure and I/O free; `prefix_pools.pool_hits` adds these hits to its own.
+
+A router that hands out IPv6 prefixes from a pool names the pool's network and, under a key of its
+own, the length of each prefix it hands out. A network move that changes the pool's length
+(`renames.networks`) rewrites the pool and leaves that length, whose meaning changes with it:
+
+* RouterOS `/ipv6 pool add prefix=2001:db8:a::/48 prefix-length=56` (on one line);
+* VyOS `dhcpv6-server ... subnet 2001:db8:a::/48 prefix-delegation start 2001:db8:a:: prefix-length
+  56`, as a `set` command or inside the `subnet A/N { ... }` block of config.boot;
+* OpenWrt's `option ip6assign '60'` (the length each interface takes) beside `option ula_prefix
+  'fd12:3456:789a::/48'` or `option ip6prefix` in the same file (`/etc/config/network`).
+
+As Kea's pd-pools (prefix_pools.py): a length shorter than the new pool's can hand out nothing (RouterOS
+and VyOS refuse such a pool, netifd assigns the interface no prefix): refused (`tool-refuses`), the
+file left as it is; a shrink that leaves it valid hands out fewer prefixes: the pool literal is a
+`tied-length` residual saying how many (decided by hand, never the pool alone). After the sweep (the
+pool at its new network) a length shorter than the pool is refused the same way.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterator, Sequence
+
+from renamer.names import IPNetwork
+from renamer.prefix_moves import LengthHit, PrefixMove
+
+TOOL = "tool-refuses"  # as prefix_pools.TOOL
+TIED = "tied-length"  # as prefix_pools.TIED
+
+_CIDR6 = rb"([0-9A-Fa-f]*:[0-9A-Fa-f:]*/[0-9]{1,3})(?![0-9])"
+# RouterOS: `prefix=A/N` and `prefix-length=L` on one line, in either order.
+_ROS_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])prefix-length[ \t]*=[ \t]*\"?([0-9]{1,3})(?![0-9])")
+_ROS_PREFIX = re.compile(rb"(?<![A-Za-z0-9_-])prefix[ \t]*=[ \t]*\"?" + _CIDR6)
+# VyOS: `prefix-length L` (no `=`) under `prefix-delegation`; its `subnet A/N` on the line or around.
+_VYOS_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])prefix-length[ \t]+\"?([0-9]{1,3})(?![0-9])")
+_VYOS_SUBNET = re.compile(rb"(?<![A-Za-z0-9_-])subnet[ \t]+\"?" + _CIDR6)
+# OpenWrt UCI.
+_IP6ASSIGN = re.compile(rb"(?m)^[ \t]*option[ \t]+ip6assign[ \t]+[\"']?([0-9]{1,3})[\"']?[ \t]*\r?$")
+_UCI_POOL = re.compile(rb"(?m)^[ \t]*option[ \t]+(?:ula_prefix|ip6prefix)[ \t]+[\"']?" + _CIDR6)
+_MOST_LINES = 200  # how far up a VyOS block's `subnet` header is looked for
+
+
+def _network(text: bytes) -> IPNetwork | None:
+    try:
+        return ipaddress.ip_network(text.decode("ascii"), strict=False)
+    except ValueError:
+        return None
+
+
+def _named(net: IPNetwork | None, moves: Sequence[PrefixMove]) -> tuple[PrefixMove, bool] | None:
+    """The resized move whose old network `net` is (False), or whose new network it is (True)."""
+    for move in moves:
+        if net is None or not move.resized or net.version != move.old.version:
+            continue
+        if net == move.old:
+            return move, False
+        if net == move.new:
+            return move, True
+    return None
+
+
+def _line(data: bytes, pos: int) -> tuple[int, int]:
+    end = data.find(b"\n", pos)
+    return data.rfind(b"\n", 0, pos) + 1, len(data) if end < 0 else end
+
+
+def _judge(data: bytes, length: re.Match[bytes], pool: re.Match[bytes], found: tuple[PrefixMove, bool],
+           what: str) -> Iterator[LengthHit]:
+    move, after = found
+    value, text = int(length.group(1)), length.group(1).decode()
+    if value < move.new.prefixlen:
+        yield LengthHit(length.start(1), length.end(1), text, text, TOOL,
+                        f"{what} {value} is tied to the pool {move.old}, which becomes {move.new}: no "
+                        f"/{value} fits in a /{move.new.prefixlen}, the pool can hand out nothing: set it "
+                        f"by hand (at least {move.new.prefixlen}), or choose a longer new network")
+    elif not after and move.new.prefixlen > move.old.prefixlen:
+        literal = pool.group(1).decode()
+        line = data.count(b"\n", 0, length.start()) + 1
+        yield LengthHit(pool.start(1), pool.end(1), literal, literal, TIED,
+                        f"{what} {value} (line {line}) is tied to the pool {move.old}, which hands out "
+                        f"{2 ** (value - move.old.prefixlen)} /{value} prefixes, as {move.new} it would "
+                        f"hand out {2 ** (value - move.new.prefixlen)}: decide the pool and its length "
+                        "together by hand")
+
+
+def _vyos_subnet(data: bytes, line_start: int, line_end: int) -> re.Match[bytes] | None:
+    """The `subnet A/N` of a VyOS `prefix-length` line: on the line (a `set` command), or the
+    header of the `{ }` block the line is in (config.boot)."""
+    on_line = _VYOS_SUBNET.search(data, line_start, line_end)
+    if on_line is not None:
+        return on_line
+    depth, end = 0, line_start
+    for _ in range(_MOST_LINES):
+        if end <= 0:
+            return None
+        begin = data.rfind(b"\n", 0, end - 1) + 1
+        depth += data.count(b"}", begin, end) - data.count(b"{", begin, end)
+        if depth < 0:
+            header = _VYOS_SUBNET.search(data, begin, end)
+            if header is not None:
+                return header
+            depth = 0
+        end = begin
+    return None
+
+
+def delegation_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """Each RouterOS, VyOS or OpenWrt delegation length tied to a resized IPv6 pool (module doc)."""
+    if b"prefix-length" in data:
+        for x in _ROS_LENGTH.finditer(data):
+            pool = _ROS_PREFIX.search(data, *_line(data, x.start()))
+            found = _named(_network(pool.group(1)), moves) if pool is not None else None
+            if pool is not None and found is not None:
+                yield from _judge(data, x, pool, found, "RouterOS's pool prefix-length")
+        for x in _VYOS_LENGTH.finditer(data):
+            pool = _vyos_subnet(data, *_line(data, x.start()))
+            found = _named(_network(pool.group(1)), moves) if pool is not None else None
+            if pool is not None and found is not None:
+                yield from _judge(data, x, pool, found, "VyOS's prefix-delegation prefix-length")
+    if b"ip6assign" in data:
+        pools = [(p, f) for p in _UCI_POOL.finditer(data) if (f := _named(_network(p.group(1)), moves))]
+        for x in _IP6ASSIGN.finditer(data):
+            for pool, found in pools:
+                yield from _judge(data, x, pool, found, "OpenWrt's ip6assign")

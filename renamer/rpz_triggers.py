@@ -1,0 +1,105 @@
+"""BIND response policy zone IP triggers under a network move (outside pass t31-33, finding 03),
+pure and I/O free; `Matcher.find` asks it of a file that holds `rpz-`.
+
+An RPZ names a network as the owner name `PREFIXLEN.reversed-address.rpz-ip` (also `rpz-client-ip`
+and `rpz-nsip`): `24.0.48.0.10.rpz-ip` is 10.0.48.0/24, `32.7.48.0.10.rpz-ip` the address 10.0.48.7;
+IPv6 reverses the 16-bit groups and writes `zz` for the `::` run: `64.zz.10.a.db8.2001.rpz-ip` is
+2001:db8:a:10::/64. No address stands in such a name as text, so nothing else reads it.
+
+A trigger inside a moved network (`renames.networks`, any length change or none) is rewritten by
+its offset: the moved network itself becomes the new one (`22.0.60.0.10.rpz-ip` under `10.0.48.0/24:
+10.0.60.0/22`), a longer one keeps its own length. One a shrink leaves outside the new network is
+refused `outside-prefix`; one wider than the moved network is left (it names more than the move).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from renamer.names import IPNetwork
+from renamer.prefix_moves import OUTSIDE, PrefixMove
+
+NEEDLE = b"rpz-"
+_TRIGGER = re.compile(rb"(?<![A-Za-z0-9_.-])([0-9]{1,3})\.((?:[0-9A-Fa-fZz]{1,4}\.){1,8})"
+                      rb"(rpz-(?:ip|client-ip|nsip))(?![A-Za-z0-9_-])")
+
+
+@dataclass(frozen=True)
+class Trigger:
+    start: int  # the owner name's first byte (its length label)
+    end: int  # the end of the `rpz-ip` label
+    old: str
+    new: str
+    refused: str | None
+    note: str
+
+
+def parse(length: str, labels: list[str]) -> IPNetwork | None:
+    """The network of a trigger's length and its reversed labels (None: no RPZ trigger)."""
+    try:
+        if len(labels) == 4 and all(label.isdigit() for label in labels):
+            return ipaddress.ip_network(f"{'.'.join(reversed(labels))}/{length}")
+        groups = [label.lower() for label in reversed(labels)]
+        if groups.count("zz") > 1 or (len(groups) != 8 and "zz" not in groups):
+            return None
+        if "zz" in groups:
+            at = groups.index("zz")
+            text = ":".join(groups[:at]) + "::" + ":".join(groups[at + 1:])
+        else:
+            text = ":".join(groups)
+        return ipaddress.ip_network(f"{text}/{length}")
+    except ValueError:
+        return None
+
+
+def spell(net: IPNetwork) -> str:
+    """A network's trigger labels before `.rpz-ip`: `22.0.60.0.10`, `60.zz.20.b.db8.2001`."""
+    if net.version == 4:
+        return f"{net.prefixlen}." + ".".join(reversed(str(net.network_address).split(".")))
+    text = net.network_address.compressed
+    if "::" in text:
+        left, right = text.split("::")
+        groups = [*(left.split(":") if left else []), "zz", *(right.split(":") if right else [])]
+    else:
+        groups = text.split(":")
+    return f"{net.prefixlen}." + ".".join(reversed(groups))
+
+
+def _moved(net: IPNetwork, move: PrefixMove) -> IPNetwork | None:
+    """Where a trigger network inside the move's old one lands (None: outside the new)."""
+    offset = int(net.network_address) - int(move.old.network_address)
+    if offset >= move.new.num_addresses:
+        return None
+    length = net.prefixlen if net.prefixlen > move.old.prefixlen else move.new.prefixlen
+    address = ipaddress.ip_address(int(move.new.network_address) + offset)
+    return ipaddress.ip_network(f"{address}/{length}", strict=False)
+
+
+def triggers(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[Trigger]:
+    """Each RPZ IP trigger of a moved network, its new spelling or why it is refused."""
+    if NEEDLE not in data and b"RPZ-" not in data:
+        return
+    for x in _TRIGGER.finditer(data):
+        labels = x.group(2).decode("ascii").rstrip(".").split(".")
+        net = parse(x.group(1).decode("ascii"), labels)
+        if net is None:
+            continue
+        move = next((m for m in moves if m.old.version == net.version
+                     and net.subnet_of(m.old)), None)  # type: ignore[arg-type]
+        if move is None:
+            continue
+        old = data[x.start():x.end()].decode("ascii")
+        lands = _moved(net, move)
+        if lands is None:
+            yield Trigger(x.start(), x.end(), old, old, OUTSIDE,
+                          f"the RPZ trigger {old} ({net}; {move.old} -> {move.new}): "
+                          "decide the policy by hand")
+            continue
+        if lands == net:
+            continue
+        new = f"{spell(lands)}.{x.group(3).decode('ascii')}"
+        yield Trigger(x.start(), x.end(), old, new, None,
+                      f"an RPZ trigger for {net} ({move.old} -> {move.new})")

@@ -40,6 +40,7 @@ from renamer import (
     name_starts,
     nat_maps,
     number_addresses,
+    octet_ranges,
     own_storage,
     placeholders,
     prefix_dress,
@@ -751,7 +752,20 @@ class Matcher:
                 reason = "range"
             out = out if out is not matches else list(matches)
             out[i] = replace(m, refused=reason, note=why)
-        return out
+        return self._octet_ranges(data, out)
+
+    def _octet_ranges(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """`10.0.48.0-255` (the whole old network: the whole new one) and `10.0.48.100-200` under a
+        shrink in place that leaves the first end where it is (octet_ranges.py; t31-33 finding 01)."""
+        found = octet_ranges.extra(data, self._moves, {m.start for m in matches})
+        if not found:
+            return matches
+        kept = [m for m in matches if not any(r.start < m.end and m.start < r.end for r in found)]
+        added = [Match(r.start, r.end, r.old, r.new, "network",
+                       refused=prefix_moves.OUTSIDE if r.outside is not None else None,
+                       note=r.outside or f"`{r.old}` is the whole of a moved network: the whole new one")
+                 for r in found]
+        return sorted([*kept, *added], key=lambda m: m.start)
 
     def _ranges_moved_whole(self, data: bytes, matches: list[Match],
                             ends: list[tuple[tuple[int, int], tuple[int, int]]] | None = None) -> list[Match]:

@@ -164,3 +164,53 @@ def test_verify_fails_on_an_anonymous_map_a_grow_has_made_overlap(run: Run, tmp_
     checked = run(root, "verify", "--strict")
     assert checked.exit_code == 1, checked.stdout
     assert "fw.nft:4:" in checked.stdout and "tool-refuses" in checked.stdout, checked.stdout
+
+
+# -- 01 ---------------------------------------------------------------------------------------------
+
+
+def test_a_range_of_last_octets_a_shrink_leaves_outside_refuses(run: Run, tmp_path: Path) -> None:
+    """t31-33 01: `10.0.48.100-200` (prose, nmap's target) under `/24 -> /25` in place: before, no
+    word (the first end stays where it is), --dry-run --strict 0, while `10.0.48.100 - 10.0.48.200`
+    was refused. Variant: /24 -> /26 over `10.0.48.10-100`; `10.0.48.10-50` fits and is left."""
+    files = {"notes.md": "The DHCP pool is 10.0.48.100-200 (leases).\n", "scan.sh": "nmap -sn 10.0.48.100-200\n",
+             "fits.sh": "nmap -sn 10.0.48.10-50\n"}
+    root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.48.0/25")
+    before = snapshot(root)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert snapshot(root) == before
+    assert ("notes.md:1: outside the new, smaller network: `10.0.48.100-200`: the range's other end, 10.0.48.200 "
+            "lies 200 addresses into 10.0.48.0/24, and 10.0.48.0/25 holds 128") in done.stderr, done.stderr
+    assert "scan.sh:1: outside the new, smaller network" in done.stderr, done.stderr
+    assert "fits.sh" not in done.stderr
+    assert ipaddress.IPv4Address("10.0.48.200") not in ipaddress.IPv4Network("10.0.48.0/25")
+    root = _repo(tmp_path, {"scan.sh": "nmap -sn 10.0.48.10-100\n", "fits.sh": "nmap -sn 10.0.48.10-50\n"},
+                 "10.0.48.0/24: 10.0.48.0/26")
+    done = run(root, "sweep", "--dry-run", "--strict")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert "scan.sh:1: outside the new, smaller network" in done.stderr and "fits.sh" not in done.stderr
+
+
+def test_the_whole_network_as_a_range_of_last_octets_follows_whole(run: Run, tmp_path: Path) -> None:
+    """t31-33 01: `10.0.48.0-255` under `/24 -> /22` became `10.0.60.0-255` (a /24) while the long
+    spelling grew to `10.0.60.0-10.0.63.255`. Variants: in place /24 -> /23, /29 -> /28, a shrink
+    /24 -> /25 (short: `10.0.48.0-127`); verify passes after."""
+    files = {"notes.md": "LAN (all of it): 10.0.48.0-255\ncontrol: 10.0.48.0-10.0.48.255\n"}
+    root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.60.0/22")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "notes.md").read_text() == "LAN (all of it): 10.0.60.0-10.0.63.255\ncontrol: 10.0.60.0-10.0.63.255\n"
+    assert run(root, "verify", "--strict").exit_code == 0
+    for networks, old, new in (("10.0.48.0/24: 10.0.48.0/23", "10.0.48.0-255", "10.0.48.0-10.0.49.255"),
+                               ("10.0.48.0/29: 10.0.48.0/28", "10.0.48.0-7", "10.0.48.0-15"),
+                               ("10.0.48.0/24: 10.0.48.0/25", "10.0.48.0-255", "10.0.48.0-127")):
+        root = _repo(tmp_path, {"scan.sh": f"nmap -sn {old}\n"}, networks)
+        done = run(root, "sweep", "--commit")
+        assert done.exit_code == 0, networks + done.stdout + done.stderr
+        assert (root / "scan.sh").read_text() == f"nmap -sn {new}\n", networks
+        first, _, last = new.partition("-")
+        last = last if "." in last else f"{first.rsplit('.', 1)[0]}.{last}"
+        net = ipaddress.IPv4Network(networks.split(": ")[1])
+        assert (ipaddress.IPv4Address(first), ipaddress.IPv4Address(last)) == (net.network_address,
+                                                                               net.broadcast_address)

@@ -214,3 +214,32 @@ def test_the_whole_network_as_a_range_of_last_octets_follows_whole(run: Run, tmp
         net = ipaddress.IPv4Network(networks.split(": ")[1])
         assert (ipaddress.IPv4Address(first), ipaddress.IPv4Address(last)) == (net.network_address,
                                                                                net.broadcast_address)
+
+
+# -- 06 ---------------------------------------------------------------------------------------------
+
+
+def test_an_ospf_area_range_follows_and_pf_binat_to_names_the_map(run: Run, tmp_path: Path) -> None:
+    """t31-33 06: `area 0 range 10.0.48.0 255.255.255.0` gave two `range` residuals calling the mask
+    "the range's other end" (exit 1) while `summary-address` beside it followed; pf's `binat-to`
+    target was a range's other end. Now the area range follows as network and mask (a /22 whose
+    mask Python agrees with), and the pf rule is a `tied-length` residual naming the 1:1 map.
+    Variant: /24 -> /25 in place (the mask narrows, the network stays)."""
+    ios = "router ospf 1\n area 0 range 10.0.48.0 255.255.255.0\n summary-address 10.0.48.0 255.255.255.0\n"
+    root = _repo(tmp_path, {"ios.cfg": ios}, "10.0.48.0/24: 10.0.60.0/22")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    text = (root / "ios.cfg").read_text()
+    assert text == ("router ospf 1\n area 0 range 10.0.60.0 255.255.252.0\n"
+                    " summary-address 10.0.60.0 255.255.252.0\n")
+    assert ipaddress.IPv4Network("10.0.60.0/255.255.252.0") == ipaddress.IPv4Network("10.0.60.0/22")
+    assert run(root, "verify", "--strict").exit_code == 0
+    root = _repo(tmp_path, {"ios.cfg": ios}, "10.0.48.0/24: 10.0.48.0/25")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert " area 0 range 10.0.48.0 255.255.255.128\n" in (root / "ios.cfg").read_text()
+    pf = "pass out on egress from 10.0.48.0/24 to any binat-to 198.51.100.0/24\n"
+    root = _repo(tmp_path, {"pf.conf": pf}, "10.0.48.0/24: 10.0.60.0/22")
+    done = run(root, "sweep", "--dry-run", "--strict")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert "pf.conf:1:25: 10.0.48.0/24 (tied-length: a 1:1 network map" in done.stdout, done.stdout
+    assert "(range:" not in done.stdout, done.stdout

@@ -37,6 +37,7 @@ from renamer import (
     formatted_names,
     host_sets,
     image_refs,
+    looped_octets,
     name_starts,
     nat_maps,
     number_addresses,
@@ -521,7 +522,11 @@ class Matcher:
                  for d in self._address_patterns(data) if d.reason == "composed-address"
                  and not any(m.start < d.end and d.start < m.end for m in matches)
                  and not (d.wide and any(start <= d.start < end for start, end in told))]
-        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
+        if not added:
+            return matches
+        out = sorted([*matches, *added], key=lambda m: m.start)
+        # a loop's literal numbers that a shrink leaves outside: refused (t31-33 25)
+        return looped_octets.refused(data, out, self._moves) if self._resized else out
 
     def find(self, data: bytes, starts: Iterable[int] = ()) -> list[Match]:
         """All matches in `data`, leftmost-longest, non-overlapping, in order; those that must
@@ -556,6 +561,8 @@ class Matcher:
             found = self._with_pools(data, found)
             # `-s 10.0.48.0/24 -j NETMAP --to 172.31.5.0/24`: a 1:1 map's other side keeps its length
             found = nat_maps.held(data, found, self._moves)
+            # `for i in range(150, 160)` ... `10.0.48.{i}` under a shrink: addresses outside (t31-33 25)
+            found = looped_octets.refused(data, found, self._moves)
         return found
 
     def table_lengths(self, data: bytes, rel: str, matches: list[Match]) -> list[Match]:

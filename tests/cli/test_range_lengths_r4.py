@@ -243,3 +243,32 @@ def test_an_ospf_area_range_follows_and_pf_binat_to_names_the_map(run: Run, tmp_
     assert done.exit_code == 1, done.stdout + done.stderr
     assert "pf.conf:1:25: 10.0.48.0/24 (tied-length: a 1:1 network map" in done.stdout, done.stdout
     assert "(range:" not in done.stdout, done.stdout
+
+
+# -- 25 ---------------------------------------------------------------------------------------------
+
+
+def test_octets_a_loop_makes_outside_the_shrunk_network_refuse(run: Run, tmp_path: Path) -> None:
+    """t31-33 25: Python `range(150, 160)`, shell `$(seq 150 160)` and `{150..160}`, Jinja's loop
+    over `10.0.48.` under /24 -> /25 were `composed-address`/`pattern` residuals (exit 1) while the
+    Terraform twin was refused: now refused too, nothing written; a loop inside the /25 (10-20)
+    stays the residual it was."""
+    files = {"gen.py": 'for i in range(150, 160):\n    print(f"10.0.48.{i}")\n',
+             "scan.sh": "for i in $(seq 150 160); do ping -c1 10.0.48.$i; done\nfor i in {150..160}; do echo 10.0.48.$i; done\n",
+             "hosts.j2": "{% for i in range(150, 160) %}host{{ i }} 10.0.48.{{ i }}\n{% endfor %}\n"}
+    root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.48.0/25")
+    before = snapshot(root)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert snapshot(root) == before
+    err = done.stderr
+    assert ("gen.py:2: outside the new, smaller network: `10.0.48.{i}` makes 10.0.48.150 (for i in range(150, 160)): "
+            "10.0.48.150 lies 150 addresses into 10.0.48.0/24") in err, err
+    for where in ("scan.sh:1:", "scan.sh:2:", "hosts.j2:1:"):
+        assert f"{where} outside the new, smaller network" in err, err
+    assert ipaddress.IPv4Address("10.0.48.150") not in ipaddress.IPv4Network("10.0.48.0/25")
+    inside = {"gen.py": files["gen.py"].replace("150, 160", "10, 20")}
+    root = _repo(tmp_path, inside, "10.0.48.0/24: 10.0.48.0/25")
+    done = run(root, "sweep", "--dry-run", "--strict")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert "gen.py:2" in done.stdout and "outside the new" not in done.stderr

@@ -40,6 +40,7 @@ from renamer import (
     looped_octets,
     name_starts,
     nat_maps,
+    near_lengths,
     number_addresses,
     octet_ranges,
     own_storage,
@@ -899,7 +900,12 @@ class Matcher:
         starts = [m.start for m in matches]  # in order, none overlapping: by bisection
         added = [Match(h.start, h.end, h.old, h.new, "network", refused=h.refused, note=h.note) for h in hits
                  if not _overlaps(matches, starts, h.start, h.end)]
-        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
+        out = sorted([*matches, *added], key=lambda m: m.start) if added else matches
+        # pasted ipcalc output of a resized network: every value in it is the length's (t31-33 11)
+        for start, end, note in near_lengths.ipcalc_blocks(data, [(m.old, m.new) for m in self._moves]):
+            out = [replace(m, new=m.old, refused=prefix_moves.MASK, note=note)
+                   if start <= m.start < end and m.refused is None and m.kept is None else m for m in out]
+        return out
 
     def match_at(self, data: bytes, pos: int) -> Match | None:
         """The form starting at `pos`, with its right boundary but not its left one (the caller

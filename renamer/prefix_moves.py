@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from renamer import forms, length_keys, new_host_lengths, prefix_spellings, wildcard_bits
+from renamer import forms, length_keys, near_lengths, new_host_lengths, prefix_spellings, wildcard_bits
 from renamer.names import IPAddress, IPNetwork
 
 # The word on an address's line that makes it a broadcast address (`broadcast 10.0.48.7`,
@@ -536,6 +536,12 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
         if hit is not None:
             out.append(hit)
     taken = {h.start for h in out}
+    # `A (/24)`, `A, prefix /24` (t31-33 11)
+    for close in near_lengths.near(data, [(m.old, m.new) for m in resized]):
+        if close.start not in taken:
+            taken.add(close.start)
+            out.append(LengthHit(close.start, close.end, close.old, close.new,
+                                 None if close.certain else MASK, close.note))
     for at, start, end, text, why in new_host_lengths.slashed(data, [(m.old, m.new) for m in resized]):
         if start not in taken and is_length(data, at, end):  # t29-33, finding 20
             out.append(LengthHit(start, end, text, text, MASK, why))

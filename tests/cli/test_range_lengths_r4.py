@@ -272,3 +272,35 @@ def test_octets_a_loop_makes_outside_the_shrunk_network_refuse(run: Run, tmp_pat
     done = run(root, "sweep", "--dry-run", "--strict")
     assert done.exit_code == 1, done.stdout + done.stderr
     assert "gen.py:2" in done.stdout and "outside the new" not in done.stderr
+
+
+# -- 11 ---------------------------------------------------------------------------------------------
+
+NET_MD = ("# Networks\n- LAN: 10.0.48.0 (/24), gateway 10.0.48.1\n- LAN: 10.0.48.0, prefix /24\n"
+          "- LAN: 10.0.48.0 with a /24 mask\n- LAN6: 2001:db8:a:10:: (/64)\n")
+IPCALC_MD = ("```\nAddress:   10.0.48.0\nNetmask:   255.255.255.0 = 24   11111111.11111111.11111111. 00000000\n"
+             "Network:   10.0.48.0/24\nHostMin:   10.0.48.1\nHostMax:   10.0.48.254\nBroadcast: 10.0.48.255\n"
+             "Hosts/Net: 254\n```\n")
+
+
+def test_a_length_near_its_address_and_pasted_ipcalc_output(run: Run, tmp_path: Path) -> None:
+    """t31-33 11: `10.0.48.0 (/24)`, `2001:db8:a:10:: (/64)` kept the old length beside the new
+    address, `, prefix /24` and `with a /24 mask` too, and a pasted ipcalc block became
+    self-contradictory (`Netmask: 255.255.252.0 = 24`, `HostMax: 10.0.60.254`); sweep 0, verify OK.
+    Now the bracketed lengths follow (/22, /60), the worded ones are `mask` residuals (exit 1, and
+    verify keeps failing after), and the ipcalc block is left whole as residuals."""
+    root = _repo(tmp_path, {"net.md": NET_MD, "ipcalc.md": IPCALC_MD},
+                 '10.0.48.0/24: 10.0.60.0/22, "2001:db8:a:10::/64": "2001:db8:b:20::/60"')
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "net.md").read_text() == (
+        "# Networks\n- LAN: 10.0.60.0 (/22), gateway 10.0.60.1\n- LAN: 10.0.60.0, prefix /24\n"
+        "- LAN: 10.0.60.0 with a /24 mask\n- LAN6: 2001:db8:b:20:: (/60)\n")
+    assert (root / "ipcalc.md").read_text() == IPCALC_MD
+    assert ipaddress.ip_network("2001:db8:b:20::/60").prefixlen == 60
+    checked = run(root, "verify", "--strict")
+    assert checked.exit_code == 1, checked.stdout
+    assert "net.md:3:27: residual (mask): 24" in checked.stdout, checked.stdout
+    assert "net.md:4:26: residual (mask): 24" in checked.stdout, checked.stdout
+    assert "ipcalc.md:5:12: residual (mask): 10.0.48.1: ipcalc's output for 10.0.48.0/24" in checked.stdout, \
+        checked.stdout

@@ -519,7 +519,24 @@ def _declared_pairs(data: bytes, address: re.Pattern[bytes] = _ADDRESS) -> list[
             if pair is not None:
                 out.append(pair)
     work.add("range context checks", looked)
-    return out
+    return [pair for pair in out if not _network_and_mask(pair)]
+
+
+def _network_and_mask(pair: Ends) -> bool:
+    """Is the second "end" the first's netmask (OSPF `area 0 range 10.0.48.0 255.255.255.0`,
+    t31-33 finding 06): ones then zeros from a leading 255, after an address of another first
+    octet? A network and its mask, never a range (the mask follows as prefix_moves' masks do)."""
+    try:
+        first = ipaddress.ip_address(pair[0].group().decode("ascii"))
+        second = ipaddress.ip_address(pair[1].group().decode("ascii"))
+    except ValueError:
+        return False
+    if first.version != 4 or second.version != 4:
+        return False
+    value = int(second)
+    inverted = value ^ 0xFFFFFFFF
+    return (value >> 24 == 255 and value != 0xFFFFFFFF and (inverted & (inverted + 1)) == 0
+            and int(first) >> 24 != 255)
 
 
 def _key_start(data: bytes, line: int, pos: int) -> int:

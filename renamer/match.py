@@ -37,9 +37,12 @@ from renamer import (
     formatted_names,
     host_sets,
     image_refs,
+    looped_octets,
     name_starts,
     nat_maps,
+    near_lengths,
     number_addresses,
+    octet_ranges,
     own_storage,
     placeholders,
     prefix_dress,
@@ -523,7 +526,11 @@ class Matcher:
                  for d in self._address_patterns(data) if d.reason == "composed-address"
                  and not any(m.start < d.end and d.start < m.end for m in matches)
                  and not (d.wide and any(start <= d.start < end for start, end in told))]
-        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
+        if not added:
+            return matches
+        out = sorted([*matches, *added], key=lambda m: m.start)
+        # a loop's literal numbers that a shrink leaves outside: refused (t31-33 25)
+        return looped_octets.refused(data, out, self._moves) if self._resized else out
 
     def find(self, data: bytes, starts: Iterable[int] = ()) -> list[Match]:
         """All matches in `data`, leftmost-longest, non-overlapping, in order; those that must
@@ -560,6 +567,8 @@ class Matcher:
             found = self._with_pools(data, found)
             # `-s 10.0.48.0/24 -j NETMAP --to 172.31.5.0/24`: a 1:1 map's other side keeps its length
             found = nat_maps.held(data, found, self._moves)
+            # `for i in range(150, 160)` ... `10.0.48.{i}` under a shrink: addresses outside (t31-33 25)
+            found = looped_octets.refused(data, found, self._moves)
         return found
 
     def table_lengths(self, data: bytes, rel: str, matches: list[Match]) -> list[Match]:
@@ -769,7 +778,20 @@ class Matcher:
                 reason = "range"
             out = out if out is not matches else list(matches)
             out[i] = replace(m, refused=reason, note=why)
-        return out
+        return self._octet_ranges(data, out)
+
+    def _octet_ranges(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """`10.0.48.0-255` (the whole old network: the whole new one) and `10.0.48.100-200` under a
+        shrink in place that leaves the first end where it is (octet_ranges.py; t31-33 finding 01)."""
+        found = octet_ranges.extra(data, self._moves, {m.start for m in matches})
+        if not found:
+            return matches
+        kept = [m for m in matches if not any(r.start < m.end and m.start < r.end for r in found)]
+        added = [Match(r.start, r.end, r.old, r.new, "network",
+                       refused=prefix_moves.OUTSIDE if r.outside is not None else None,
+                       note=r.outside or f"`{r.old}` is the whole of a moved network: the whole new one")
+                 for r in found]
+        return sorted([*kept, *added], key=lambda m: m.start)
 
     def _ranges_moved_whole(self, data: bytes, matches: list[Match],
                             ends: list[tuple[tuple[int, int], tuple[int, int]]] | None = None) -> list[Match]:
@@ -896,7 +918,12 @@ class Matcher:
         starts = [m.start for m in matches]  # in order, none overlapping: by bisection
         added = [Match(h.start, h.end, h.old, h.new, "network", refused=h.refused, note=h.note) for h in hits
                  if not _overlaps(matches, starts, h.start, h.end)]
-        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
+        out = sorted([*matches, *added], key=lambda m: m.start) if added else matches
+        # pasted ipcalc output of a resized network: every value in it is the length's (t31-33 11)
+        for start, end, note in near_lengths.ipcalc_blocks(data, [(m.old, m.new) for m in self._moves]):
+            out = [replace(m, new=m.old, refused=prefix_moves.MASK, note=note)
+                   if start <= m.start < end and m.refused is None and m.kept is None else m for m in out]
+        return out
 
     def match_at(self, data: bytes, pos: int) -> Match | None:
         """The form starting at `pos`, with its right boundary but not its left one (the caller

@@ -37,7 +37,7 @@ _MAP = re.compile(
     rb"|(?:snat|dnat)(?:[ \t]+(?:ip6?|to))*[ \t]+prefix"  # nft `snat ip6 prefix to B/64`
     rb"|static-nat|nat[ \t]+static"  # JunOS static NAT (its rule's match is another line)
     rb"|static[ \t]+network"  # Cisco IOS `ip nat ... static network A B /24`
-    rb"|binat|bimap"  # pf, ipnat
+    rb"|binat|binat-to|bimap"  # pf (`binat ... ->`, OpenBSD's `binat-to`), ipnat
     rb")(?![\w-])")
 # A network literal with its length (IPv4 or IPv6); Cisco's ` /24` after an address too.
 _NETWORK = re.compile(rb"(?<![0-9A-Za-z.:])"
@@ -58,7 +58,9 @@ def held(data: bytes, matches: list[Match], moves: Sequence[PrefixMove]) -> list
     out = list(matches)
     lines: dict[int, tuple[int, int] | None] = {}
     for index, m in enumerate(matches):
-        if m.refused is not None or m.kept is not None or m.kind != "network" or m.old == m.new:
+        # a `range` residual on a map line read its other side as the range's other end (pf's `from A
+        # to any binat-to B`, t31-33 finding 06): the map names it
+        if m.refused not in (None, "range") or m.kept is not None or m.kind != "network" or m.old == m.new:
             continue
         move = _move_of(m.old, resized)
         if move is None:

@@ -14,7 +14,9 @@
   cover a sibling (`{ 10.0.48.0/24, 10.0.49.0/24 }` under `10.0.48.0/24: 10.0.48.0/23`) would write
   a file nft will not load: refused (`tool-refuses`) at the grown element, and after a sweep that
   wrote it, the same residual. An anonymous set or a `define` is merged by nft: the existing
-  collision warning says it.
+  collision warning says it. An anonymous map or verdict map (`ip saddr vmap { 10.0.48.0/24 :
+  accept, 10.0.49.0/24 : drop }`) is not (its keys carry values): refused as a named set is
+  (t31-33 finding 21).
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
+from renamer import length_ranges
 from renamer.names import IPNetwork
 from renamer.prefix_moves import LengthHit, PrefixMove
 from renamer.prefix_pools import TIED, TOOL
@@ -119,6 +123,32 @@ def prefix_list_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[Lengt
                     yield hit
     if b"rule" in data and b"prefix" in data:
         yield from _vyos_hits(data, moves)
+    yield from _range_hits(data, moves)
+
+
+def _range_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """GoBGP's masklength-range, RouterOS's prefix-length= and dst-len (length_ranges.py; t31-33
+    finding 04): decided as FRR's bounds, save a range from the network's own length to the
+    family's longest ("every prefix inside"), whose low bound follows the new length."""
+    for entry in length_ranges.ranges(data):
+        found = _moved(entry.address, entry.length, moves)
+        if found is None:
+            continue
+        move, after = found
+        top = move.new.max_prefixlen
+        if entry.low == move.old.prefixlen and entry.high in (None, top) and entry.low_at is not None:
+            if not after:
+                s, e = entry.low_at
+                yield LengthHit(s, e, str(entry.low), str(move.new.prefixlen), note=(
+                    f"`{entry.spelled}` from {move.old}'s own length to /{top}: every prefix inside it, "
+                    f"from {move.new}'s length"))
+            continue
+        text = data[entry.start:entry.end].decode()
+        hit = _bounds_hit(entry.start, entry.end, text, move, after, entry.low, entry.high,
+                          f"its {entry.spelled}")
+        if hit is not None:  # over the network and its bounds: never one of them rewritten alone
+            whole = data[entry.start:entry.end_all].decode()
+            yield replace(hit, end=entry.end_all, old=whole, new=whole)
 
 
 # VyOS: `set policy prefix-list LAN rule 5 prefix 10.0.48.0/24` beside `... rule 5 ge 25`, or a
@@ -232,13 +262,42 @@ _ADD_ELEMENT = re.compile(rb"(?<![A-Za-z0-9_-])(?:add|create)[ \t]+element[ \t]+
                           rb"[A-Za-z0-9_.-]+[ \t]+([A-Za-z0-9_.-]+)[ \t]*\{([^{}]*)\}")
 
 
+# An anonymous map or verdict map: `ip saddr vmap { A : accept, B : drop }`, `dnat to ip saddr map { A : X }`.
+_ANONYMOUS_MAP = re.compile(rb"(?<![A-Za-z0-9_-])v?map[ \t]*\{")
+# The colon between a map element's key and its value (blanks beside it: an IPv6 key has none).
+_MAP_COLON = re.compile(rb"[ \t]+:[ \t]*|[ \t]*:[ \t]+")
+
+
+def _anonymous_maps(data: bytes) -> dict[str, list[tuple[int, int]]]:
+    """Each anonymous map's element keys (t31-33 finding 21): nft merges an anonymous set's
+    overlapping elements, never a map's (its keys carry values): `conflicting intervals specified`."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for x in _ANONYMOUS_MAP.finditer(data):
+        end = _close(data, x.end())
+        if end < 0:
+            continue
+        keys = []
+        at = x.end()
+        for part in re.finditer(rb"[^,]+", data[x.end():end - 1]):
+            colon = _MAP_COLON.search(part.group())
+            if colon is not None:
+                keys.append((at + part.start(), at + part.start() + colon.start()))
+        if len(keys) > 1:
+            line = data.count(b"\n", 0, x.start()) + 1
+            out[f"the anonymous map at line {line}"] = keys
+    return out
+
+
 def interval_set_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
     """In each named set that refuses overlaps (`_set_members`): an element that is a grown network
     (its old one before the sweep, its new one after) overlapping a sibling it did not overlap before."""
     grown = [m for m in moves if m.new.num_addresses > m.old.num_addresses]
-    if not grown or b"element" not in data:
+    if not grown:
         return
-    for name, spans in _set_members(data).items():
+    sets = {f"the interval set `{name.decode()}`": spans
+            for name, spans in (_set_members(data).items() if b"element" in data else ())}
+    sets.update(_anonymous_maps(data) if b"map" in data else {})
+    for name, spans in sets.items():
         members = [(x, found) for start, end in spans for x in _ELEMENT.finditer(data, start, end)
                    if (found := _interval(x)) is not None]
         for x, (net, _) in members:
@@ -253,9 +312,9 @@ def interval_set_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[Leng
             if swallowed:
                 text = x.group().decode()
                 yield LengthHit(x.start(), x.end(), text, text, TOOL,
-                                f"{text} is an element of the interval set `{name.decode()}`, and as "
+                                f"{text} is an element of {name}, and as "
                                 f"{new} it would overlap {', '.join(swallowed)} beside it: nft refuses a set "
-                                "whose elements overlap (conflicting intervals specified), drop the "
+                                "or map whose elements overlap (conflicting intervals specified), drop the "
                                 "swallowed elements by hand (or add `auto-merge`), then sweep again")
 
 

@@ -19,11 +19,12 @@ from __future__ import annotations
 import bisect
 import functools
 import ipaddress
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from renamer import forms, length_keys, new_host_lengths, prefix_spellings
+from renamer import forms, length_keys, near_lengths, new_host_lengths, prefix_spellings, wildcard_bits
 from renamer.names import IPAddress, IPNetwork
 
 # The word on an address's line that makes it a broadcast address (`broadcast 10.0.48.7`,
@@ -506,6 +507,7 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
         new = _decide(data, start, end, text, found, resized, _spelled(text))
         if new is not None:
             out.append(new)
+    out.extend(_pattern_wildcards(data, quads, resized))  # `A 0.0.0.254` (t31-33, finding 05)
     for x in _HEX_MASK.finditer(data) if b"0x" in data or b"0X" in data else ():
         hexed = _hexed(x.group().decode("ascii"))
         if any(hexed(move) is not None for move in resized):
@@ -534,6 +536,12 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
         if hit is not None:
             out.append(hit)
     taken = {h.start for h in out}
+    # `A (/24)`, `A, prefix /24` (t31-33 11)
+    for close in near_lengths.near(data, [(m.old, m.new) for m in resized]):
+        if close.start not in taken:
+            taken.add(close.start)
+            out.append(LengthHit(close.start, close.end, close.old, close.new,
+                                 None if close.certain else MASK, close.note))
     for at, start, end, text, why in new_host_lengths.slashed(data, [(m.old, m.new) for m in resized]):
         if start not in taken and is_length(data, at, end):  # t29-33, finding 20
             out.append(LengthHit(start, end, text, text, MASK, why))
@@ -542,6 +550,29 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
         if start not in taken:  # a DHCP subnet at the new network, the old length (t31-33, finding 12)
             out.append(LengthHit(start, end, text, text, MASK, why))
     return sorted(out, key=lambda h: h.start)
+
+
+def _pattern_wildcards(data: bytes, quads: list[tuple[int, int, str]],
+                       moves: tuple[PrefixMove, ...]) -> list[LengthHit]:
+    """Non-contiguous Cisco wildcards right after a resized move's old address (`10.0.48.0
+    0.0.0.254`): the pattern kept, the network part at the new length, or refused where a shrink
+    leaves the rule matching outside the new network (wildcard_bits.py)."""
+    out = []
+    for (_, address_end, address), (start, end, text) in itertools.pairwise(quads):
+        if not wildcard_bits.adjacent(data, address_end, start) or not wildcard_bits.is_pattern(text):
+            continue
+        move = _move_of(address, moves)
+        if move is None:
+            continue
+        found = wildcard_bits.change(text, move.old, move.new)
+        if found is None:
+            continue
+        if found.outside is not None:
+            out.append(LengthHit(start, end, text, text, OUTSIDE, found.outside))
+        else:
+            out.append(LengthHit(start, end, text, found.new, note=(
+                f"the wildcard of {address}, {move.old}, which becomes {move.new}: its pattern kept")))
+    return out
 
 
 def _decide_weak(data: bytes, key_start: int, start: int, end: int, found: _Found,

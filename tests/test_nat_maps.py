@@ -53,3 +53,27 @@ def test_both_sides_moved_to_one_length_follow() -> None:
 def test_a_move_that_keeps_its_length_is_no_concern() -> None:
     same = [(ipaddress.ip_network("10.0.48.0/24"), ipaddress.ip_network("10.0.60.0/24"))]
     assert _found(b"-s 10.0.48.0/24 -j NETMAP --to 172.31.5.0/24\n", same) == [("10.0.48.0", "10.0.60.0", None)]
+
+
+@pytest.mark.parametrize("line", [
+    # OpenBSD pf's `binat-to`: before, a `range` residual naming 198.51.100.0 the range's other end (t31-33 06)
+    b"pass out on egress from 10.0.48.0/24 to any binat-to 198.51.100.0/24\n",
+    b"match out on em0 inet from 10.0.48.0/24 to any binat-to 172.31.5.0/24\n",
+    b"pass out on egress inet6 from 2001:db8:a:10::/64 to any binat-to 2001:db8:ff:10::/64\n",
+])
+def test_pf_binat_to_is_a_map(line: bytes) -> None:
+    found = _found(line)
+    assert [refused for _, _, refused in found] == ["tied-length"], found
+
+
+@pytest.mark.parametrize(("line", "found"), [
+    # OSPF's `area N range NETWORK MASK`: a network and its mask, never a range of two ends (t31-33 06)
+    (b" area 0 range 10.0.48.0 255.255.255.0\n",
+     [("10.0.48.0", "10.0.60.0", None), ("255.255.255.0", "255.255.252.0", None)]),
+    (b" area 0 range 10.0.48.0 255.255.255.0 not-advertise\n",
+     [("10.0.48.0", "10.0.60.0", None), ("255.255.255.0", "255.255.252.0", None)]),
+    # a range whose ends are addresses stays a range
+    (b"range 10.0.48.10 10.0.48.20;\n", [("10.0.48.10", "10.0.60.10", None), ("10.0.48.20", "10.0.60.20", None)]),
+])
+def test_an_ospf_area_range_is_a_network_and_its_mask(line: bytes, found: list[tuple[str, str, str | None]]) -> None:
+    assert _found(line) == found

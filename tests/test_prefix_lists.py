@@ -123,3 +123,79 @@ VYOS_BOOT = ("policy {\n    prefix-list LAN {\n        rule 5 {\n            act
 ])
 def test_vyos_prefix_list_rules(new: str, text: str, found: list[tuple[str, str, str | None]]) -> None:
     assert _found([("10.0.48.0/24", new)], text) == found
+
+
+# -- t31-33 finding 04: length ranges written apart (GoBGP, RouterOS v6 and v7; length_ranges.py) --
+
+GOBGP = ('[[defined-sets.prefix-sets]]\n  prefix-set-name = "lan"\n  [[defined-sets.prefix-sets.prefix-list]]\n'
+         '    ip-prefix = "NET"\n    masklength-range = "RANGE"\n')
+GOBGP_YAML = "prefix-sets:\n  - prefix-set-name: lan\n    prefix-list:\n      - ip-prefix: NET\n        masklength-range: RANGE\n"
+ROS6 = "/routing filter add chain=bgp-in prefix=NET prefix-length=RANGE action=accept\n"
+ROS7 = '/routing filter rule add chain=bgp-in rule="if (dst in NET && dst-len in RANGE) { accept }"\n'
+
+
+@pytest.mark.parametrize(("pairs", "template", "net", "ranged", "found"), [
+    # a shrink the range's low end passes: the tool refuses (GoBGP rejects the set, RouterOS never matches)
+    ([("10.0.48.0/24", "10.0.48.0/26")], GOBGP, "10.0.48.0/24", "25..28", [("10.0.48.0/24", "10.0.48.0/24", TOOL)]),
+    ([("10.0.48.0/24", "10.0.48.0/26")], GOBGP_YAML, "10.0.48.0/24", "25..28",
+     [("10.0.48.0/24", "10.0.48.0/24", TOOL)]),
+    ([("10.0.48.0/24", "10.0.48.0/26")], ROS6, "10.0.48.0/24", "25-28",
+     [("10.0.48.0/24 prefix-length=25-28", "10.0.48.0/24 prefix-length=25-28", TOOL)]),
+    ([("10.0.48.0/24", "10.0.48.0/26")], ROS7, "10.0.48.0/24", "25-28",
+     [("10.0.48.0/24 && dst-len in 25-28", "10.0.48.0/24 && dst-len in 25-28", TOOL)]),
+    ([("10.0.48.0/23", "10.0.48.0/24")], ROS6, "10.0.48.0/23", "23-24",
+     [("10.0.48.0/23 prefix-length=23-24", "10.0.48.0/23 prefix-length=23-24", TOOL)]),
+    # a grow: loadable, other routes selected: a tied-length residual over the network
+    ([("10.0.48.0/24", "10.0.60.0/22")], GOBGP, "10.0.48.0/24", "25..28", [("10.0.48.0/24", "10.0.48.0/24", TIED)]),
+    ([("10.0.48.0/29", "10.0.48.0/28")], ROS6, "10.0.48.0/29", "30-32",
+     [("10.0.48.0/29 prefix-length=30-32", "10.0.48.0/29 prefix-length=30-32", TIED)]),
+    ([("10.0.48.0/24", "10.0.60.0/22")], ROS7.replace("dst-len in RANGE", "dst-len>=25 && dst-len<=28"),
+     "10.0.48.0/24", "", [("10.0.48.0/24 && dst-len>=25 && dst-len<=28",
+                         "10.0.48.0/24 && dst-len>=25 && dst-len<=28", TIED)]),
+    ([("2001:db8:a::/48", "2001:db8:a::/56")], GOBGP, "2001:db8:a::/48", "49..64",
+     [("2001:db8:a::/48", "2001:db8:a::/48", TOOL)]),
+    ([("2001:db8:a::/64", "2001:db8:a::/60")], ROS6, "2001:db8:a::/64", "64-64",
+     [("2001:db8:a::/64 prefix-length=64-64", "2001:db8:a::/64 prefix-length=64-64", TIED)]),
+    # every prefix inside (the network's own length to the longest): the low end follows the new length
+    ([("10.0.48.0/24", "10.0.60.0/22")], GOBGP, "10.0.48.0/24", "24..32",
+     [("10.0.48.0/24", "10.0.60.0/22", None), ("24", "22", None)]),
+    ([("10.0.48.0/24", "10.0.48.0/25")], ROS6, "10.0.48.0/24", "24-32",
+     [("10.0.48.0/24", "10.0.48.0/25", None), ("24", "25", None)]),
+    ([("2001:db8:a::/64", "2001:db8:a::/60")], ROS7, "2001:db8:a::/64", "64-128",
+     [("2001:db8:a::/64", "2001:db8:a::/60", None), ("64", "60", None)]),
+    # another network's entry: nothing of this rule
+    ([("10.0.48.0/24", "10.0.60.0/22")], ROS6, "10.9.0.0/24", "25-28", []),
+])
+def test_length_ranges_written_apart(pairs: list[tuple[str, str]], template: str, net: str, ranged: str,
+                                     found: list[tuple[str, str, str | None]]) -> None:
+    assert _found(pairs, template.replace("NET", net).replace("RANGE", ranged)) == found
+
+
+# -- t31-33 finding 21: an anonymous map or verdict map whose keys a grow makes overlap ------------
+
+RULE = "table inet f {\n  chain input {\n    type filter hook input priority 0;\n    BODY\n  }\n}\n"
+
+
+@pytest.mark.parametrize(("pairs", "body", "found"), [
+    ([("10.0.48.0/24", "10.0.48.0/23")], "ip saddr vmap { 10.0.48.0/24 : accept, 10.0.49.0/24 : drop }",
+     [("10.0.48.0/24", "10.0.48.0/24", TOOL)]),
+    ([("10.0.48.0/24", "10.0.48.0/22")], "ip saddr vmap { 10.0.51.7 : drop, 10.0.48.0/24 : accept }",
+     [("10.0.48.0/24", "10.0.48.0/24", TOOL)]),
+    ([("10.0.48.0/24", "10.0.48.0/22")], "dnat to ip saddr map { 10.0.48.0/24 : 192.0.2.1, 10.0.50.0/24 : 192.0.2.2 }",
+     [("10.0.48.0/24", "10.0.48.0/24", TOOL)]),
+    ([("2001:db8:a::/64", "2001:db8:a::/60")],
+     "ip6 saddr vmap { 2001:db8:a::/64 : accept, 2001:db8:a:1::/64 : drop }",
+     [("2001:db8:a::/64", "2001:db8:a::/64", TOOL)]),
+    # an anonymous set: nft merges it; a map whose keys stay apart; a shrink
+    ([("10.0.48.0/24", "10.0.48.0/23")], "ip saddr { 10.0.48.0/24, 10.0.49.0/24 } accept",
+     [("10.0.48.0/24", "10.0.48.0/23", None)]),
+    ([("10.0.48.0/24", "10.0.48.0/23")], "ip saddr vmap { 10.0.48.0/24 : accept, 10.0.50.0/24 : drop }",
+     [("10.0.48.0/24", "10.0.48.0/23", None)]),
+    ([("10.0.48.0/23", "10.0.48.0/24")], "ip saddr vmap { 10.0.48.0/23 : accept, 10.0.50.0/24 : drop }",
+     [("10.0.48.0/23", "10.0.48.0/24", None)]),
+    # after the sweep: the grown key overlaps its sibling
+    ([("10.0.48.0/24", "10.0.48.0/23")], "ip saddr vmap { 10.0.48.0/23 : accept, 10.0.49.0/24 : drop }",
+     [("10.0.48.0/23", "10.0.48.0/23", TOOL)]),
+])
+def test_anonymous_maps(pairs: list[tuple[str, str]], body: str, found: list[tuple[str, str, str | None]]) -> None:
+    assert _found(pairs, RULE.replace("BODY", body)) == found

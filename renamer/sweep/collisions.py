@@ -155,7 +155,11 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
     classifier = project.classifier
     current = [rel for rel in scan.holding_new if classifier.classify(rel).status == CURRENT]
     refused = {f.path for f in scan.files if f.refused is not None} | set(refused)
-    landings = _landings(renames.networks)
+    # a move with nothing left to write and no commit in the history is done already (by hand):
+    # what stands where it lands is its own
+    recorded = bool(renames.networks) and before_move(project) is not None
+    landings = [g for g in _landings(renames.networks)
+                if recorded or any(_landed(value, [g]) is not None for value in moved)]
     held: dict[str, frozenset[str] | None] = {}  # a landed value -> the files holding it before the move
     found: list[Collision] = []
     with debug.timed("collisions"):

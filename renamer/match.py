@@ -48,6 +48,7 @@ from renamer import (
     prefix_pools,
     prefix_spellings,
     prefix_values,
+    prose_lengths,
     public_domains,
     slaac_uses,
     table_lengths,
@@ -556,6 +557,10 @@ class Matcher:
             # `-s 10.0.48.0/24 -j NETMAP --to 172.31.5.0/24`: a 1:1 map's other side keeps its length
             found = nat_maps.held(data, found, self._moves)
         return found
+
+    def prose_lengths(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """`# /16 gives ~64K pod IPs` beside a resized network: its old length in prose (prose_lengths.py)."""
+        return prose_lengths.prose(data, matches, self._moves) if self._resized else matches
 
     def table_lengths(self, data: bytes, rel: str, matches: list[Match]) -> list[Match]:
         """`| 10.0.48.0 | 24 |`: a resized network's length in a table cell of its own (table_lengths.py)."""

@@ -88,7 +88,8 @@ _JINJA_BASE = re.compile(_QNET + rb"|(?:\{\{-?|\()[ \t(]*(?P<ref>[A-Za-z_]\w*(?:
                          + _WS + rb"\|)")
 _FILTER = re.compile(_WS + rb"\|" + _WS + rb"(?:ansible\.(?:utils|netcommon)\.|ipaddr\.)?(?P<f>[A-Za-z_]\w*)"
                      rb"(?:" + _WS + rb"\((?P<args>[^()\n]*)\))?")
-_FILTERS = (b"nthhost", b"ipaddr", b"ipsubnet", b"ipmath", b"ipv4", b"ipv6", b"usable_range")
+_FILTERS = (b"nthhost", b"ipaddr", b"ipsubnet", b"ipmath", b"ipv4", b"ipv6", b"usable_range",
+            b"next_nth_usable", b"previous_nth_usable")
 # `(net | usable_range)['usable_ips'][-2]`, `.usable_ips[-2]`: the list holds every address (its
 # docs: 10.0.0.0 to 10.0.0.15 for a /28), so the index is the network's
 _USABLE_AT = re.compile(_WS + rb"\)?" + _WS + rb"(?:\[" + _WS + rb"""['"]usable_ips['"]""" + _WS + rb"\]|\."
@@ -99,7 +100,9 @@ _PY_CALL = (rb"(?<![\w.])(?:(?:ipaddress|netaddr)" + _WS + rb"\." + _WS + rb")?(
             rb"IPv6Network|ip_interface|IPv4Interface|IPv6Interface|IPNetwork)" + _WS + rb"\(" + _WS
             + rb"[uUrR]?" + _QNET + rb"[^()\n]*\)"
             rb"(?:" + _WS + rb"\." + _WS + rb"network(?![\w]))?")
-_PY_NAME = rb"(?<![\w.])(?P<ref>[A-Za-z_]\w*)"
+# a name, or an interface's `.network` (`IF = ip_interface("10.0.48.1/24")`, `IF.network[-2]`:
+# t31-33, finding 08); the name resolves to the interface's network
+_PY_NAME = rb"(?<![\w.])(?P<ref>[A-Za-z_]\w*)(?:" + _WS + rb"\." + _WS + rb"network(?![\w(]))?"
 _PY_BASE = rb"(?:" + _PY_CALL + rb"|" + _PY_NAME + rb")"
 _PY_FIELD = (rb"(?<![\w.])(?:(?:self|cls)" + _WS + rb"\." + _WS + rb"|[A-Za-z_]\w*(?:\.data)?" + _WS + rb"\["
              + _WS + rb"""(?P<fq>['"]))?(?P<ref>[A-Za-z_]\w*)(?(fq)(?P=fq)""" + _WS + rb"\])")
@@ -141,7 +144,7 @@ _PY_FORMS = (
 # (Python's forms over a name read the file's own `NAME = ip_network(...)`: its words stand there.)
 LITERALS = (b"cidrhost", b"cidrsubnet", b"nthhost", b"ipaddr", b"ipsubnet", b"ipmath", b"ip_network",
             b"IPv4Network", b"IPv6Network", b"ip_interface", b"IPv4Interface", b"IPv6Interface", b"IPNetwork",
-            b"ipv4", b"ipv6", b"usable_range", *computed_foreign.WORDS,
+            b"ipv4", b"ipv6", b"usable_range", b"nth_usable", *computed_foreign.WORDS,
             b"cidrSubnet", b"cidrHost", b"Cidr")
 
 
@@ -425,6 +428,15 @@ def _jinja(data: bytes) -> Iterator[Chain]:
             pos = f.end()
         if not steps:
             continue
+        if any(s.op == "nth_usable" for s in steps):
+            # ansible.utils' next_nth_usable / previous_nth_usable count from the interface's own
+            # address (`'10.0.48.1/24' | next_nth_usable(199)`, t31-33 finding 08): its offset in the
+            # network is read from the literal; through a variable it is not known here
+            offset = _interface_offset(m.group("net"))
+            if offset is None or steps[0].op != "nth_usable" or len(steps) != 1:
+                continue
+            n = steps[0].args[0]
+            steps = [Step("nth_usable", (None if n is None else offset + n,), steps[0].said)]
         if m.group("net") is not None:
             base, bstart, bend, literal = m.group("net").decode(), m.start("net"), m.end("net"), True
             start = m.start()
@@ -436,8 +448,24 @@ def _jinja(data: bytes) -> Iterator[Chain]:
                     tuple(steps))
 
 
+def _interface_offset(net: bytes | None) -> int | None:
+    """The offset of an interface literal's address in its network (`10.0.48.1/24`: 1)."""
+    if net is None:
+        return None
+    try:
+        iface = ipaddress.ip_interface(net.decode())
+    except ValueError:
+        return None
+    return int(iface.ip) - int(iface.network.network_address)
+
+
 def _filter_step(name: bytes, args: bytes | None) -> Step | None:
     parts = [a for a in (args or b"").split(b",")] if args and args.strip() else []
+    if name in (b"next_nth_usable", b"previous_nth_usable") and len(parts) == 1:
+        number, said = _number(parts[0])
+        if number is not None and name == b"previous_nth_usable":
+            number = -number
+        return Step("nth_usable", (number,), (said,))
     if name in (b"ipv4", b"ipv6"):  # ipaddr's aliases for one family (t29-33, finding 02)
         name = b"ipaddr"
     if name in (b"nthhost", b"ipaddr") and len(parts) == 1:
@@ -576,6 +604,12 @@ def _apply(step: Step, value: Value) -> Value:
         if n < 0 or n >= net.num_addresses - (2 if v4 else 0):
             raise NoValue
         return _index(net, n + 1 if v4 else n)
+    if step.op == "nth_usable":  # ansible.utils' next_nth_usable: None outside first..last usable
+        n = args[0]
+        first, last = (0, net.num_addresses - 1) if net.num_addresses <= 2 else (1, net.num_addresses - 2)
+        if not first <= n <= last:
+            raise NoValue
+        return _index(net, n)
     if step.op == "cfn_cidr":  # CloudFormation's Fn::Cidr: `count` subnets of `bits` host bits, in order
         count, bits = args
         length = net.max_prefixlen - bits

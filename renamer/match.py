@@ -51,6 +51,7 @@ from renamer import (
     prefix_pools,
     prefix_spellings,
     prefix_values,
+    prose_lengths,
     public_domains,
     rpz_triggers,
     slaac_uses,
@@ -570,6 +571,10 @@ class Matcher:
             # `for i in range(150, 160)` ... `10.0.48.{i}` under a shrink: addresses outside (t31-33 25)
             found = looped_octets.refused(data, found, self._moves)
         return found
+
+    def prose_lengths(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """`# /16 gives ~64K pod IPs` beside a resized network: its old length in prose (prose_lengths.py)."""
+        return prose_lengths.prose(data, matches, self._moves) if self._resized else matches
 
     def table_lengths(self, data: bytes, rel: str, matches: list[Match]) -> list[Match]:
         """`| 10.0.48.0 | 24 |`: a resized network's length in a table cell of its own (table_lengths.py)."""

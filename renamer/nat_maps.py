@@ -15,11 +15,15 @@ Here, on a line that is such a map (its words), each match of a move that change
 `tied-length` residual, never rewritten: which network the other side should become (a wider one of its
 own, or several rules) is the operator's choice. Left alone where every network of the line moves
 to one new length (both sides moved alike: still 1:1). A map whose length does not change is no
-concern here. Pure: bytes and matches in, matches out; `Matcher.find` asks it.
+concern here. The same where the two sides are written apart (t31-33, finding 15): a
+pfSense/OPNsense `<onetoone>` or `<npt>` element, a Cisco ASA `object network` block a twice NAT
+names or that holds an auto NAT (its dotted mask held with its address).
+Pure: bytes and matches in, matches out; `Matcher.find` asks it.
 """
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 import re
 from collections.abc import Sequence
@@ -45,9 +49,51 @@ _NETWORK = re.compile(rb"(?<![0-9A-Za-z.:])"
                       rb"[ \t]*/(?P<len>[0-9]{1,3})(?![0-9])")
 
 
+# Maps whose two sides are written apart (t31-33, finding 15): pfSense/OPNsense's `<onetoone>` (the
+# `<external>` address takes the source's length) and `<npt>` elements; a Cisco ASA `object network`
+# block that a twice NAT (`nat (in,out) source static LAN LAN-MAPPED`) names, or that holds its own
+# auto NAT (` nat (in,out) static 198.51.100.0 net-to-net`).
+_XML_OPEN = re.compile(rb"(?i)<(?P<tag>onetoone|npt)(?:[ \t\r\n][^>]*)?>")
+_XML_CLOSE = {tag: re.compile(rb"(?i)</" + tag + rb"[ \t]*>") for tag in (b"onetoone", b"npt")}
+_ASA_OBJECT = re.compile(rb"(?m)^object[ \t]+network[ \t]+(?P<name>\S+)[ \t]*\r?$")
+_ASA_AUTO = re.compile(rb"(?m)^[ \t]+nat[ \t]*\([^)\n]*\)[ \t]+static[ \t]")
+_ASA_TWICE = re.compile(rb"(?m)^[ \t]*nat[ \t]*\([^)\n]*\)[ \t]+(?:after-auto[ \t]+)?source[ \t]+static"
+                        rb"[ \t]+(?P<real>\S+)[ \t]+(?P<mapped>\S+)")
+_WORDS = (b"onetoone", b"ONETOONE", b"<npt", b"<NPT", b"object network")
+
+
 def might_hold(data: bytes) -> bool:
-    """Can `data` hold a map line (one of the words)?"""
-    return _MAP.search(data) is not None
+    """Can `data` hold a map line (one of the words) or a map block?"""
+    return _MAP.search(data) is not None or any(word in data for word in _WORDS)
+
+
+def _blocks(data: bytes) -> list[tuple[int, int]]:
+    """The map blocks of `data` whose two sides are written apart (read once per file)."""
+    if not any(word in data for word in _WORDS):
+        return []
+    spans: list[tuple[int, int]] = []
+    for opened in _XML_OPEN.finditer(data):
+        close = _XML_CLOSE[opened.group("tag").lower()].search(data, opened.end())
+        if close is not None:
+            spans.append((opened.end(), close.start()))
+    mapped = {name for twice in _ASA_TWICE.finditer(data)
+              for name in (twice.group("real"), twice.group("mapped"))}
+    for header in _ASA_OBJECT.finditer(data):
+        end = header.end()
+        while end < len(data):  # the block: the indented lines after its header
+            nxt = data.find(b"\n", end + 1)
+            nxt = len(data) if nxt == -1 else nxt
+            if data[end + 1:end + 2] not in (b" ", b"\t"):
+                break
+            end = nxt
+        if header.group("name") in mapped or _ASA_AUTO.search(data, header.end(), end) is not None:
+            spans.append((header.end(), end))
+    return sorted(spans)
+
+
+def _within(blocks: list[tuple[int, int]], pos: int) -> tuple[int, int] | None:
+    at = bisect.bisect_right(blocks, (pos, 1 << 62)) - 1
+    return blocks[at] if at >= 0 and blocks[at][0] <= pos < blocks[at][1] else None
 
 
 def held(data: bytes, matches: list[Match], moves: Sequence[PrefixMove]) -> list[Match]:
@@ -57,12 +103,16 @@ def held(data: bytes, matches: list[Match], moves: Sequence[PrefixMove]) -> list
         return matches
     out = list(matches)
     lines: dict[int, tuple[int, int] | None] = {}
+    blocks: list[tuple[int, int]] | None = None
     for index, m in enumerate(matches):
         # a `range` residual on a map line read its other side as the range's other end (pf's `from A
         # to any binat-to B`, t31-33 finding 06): the map names it
         if m.refused not in (None, "range") or m.kept is not None or m.kind != "network" or m.old == m.new:
             continue
         move = _move_of(m.old, resized)
+        if move is None and _is_mask(m.old):  # `subnet 10.0.48.0 255.255.255.0`: a shrink in place
+            before = re.search(rb"(\S+)[ \t]+\Z", data[max(0, m.start - 64):m.start])
+            move = _move_of(before.group(1).decode("ascii", "replace"), resized) if before else None
         if move is None:
             continue
         start = data.rfind(b"\n", 0, m.start) + 1
@@ -71,14 +121,31 @@ def held(data: bytes, matches: list[Match], moves: Sequence[PrefixMove]) -> list
             end = len(data) if end == -1 else end
             lines[start] = (start, end) if _MAP.search(data, start, end) is not None else None
         span = lines[start]
+        if span is None:
+            blocks = _blocks(data) if blocks is None else blocks
+            span = _within(blocks, m.start)
         if span is None or _moved_alike(data, span, resized):
             continue
-        note = (f"a 1:1 network map (NETMAP, NPTv6, a static or prefix NAT): {move.old} grows or shrinks to "
+        note = (f"a 1:1 network map (NETMAP, NPTv6, a static or prefix NAT, pfSense/OPNsense 1:1 NAT or NPt, "
+                f"an ASA object NAT): {move.old} grows or shrinks to "
                 f"{move.new}, and the other side keeps its own length, so the map would no longer be one "
                 "to one (a grow folds several hosts onto one); give the other side the new length, or "
                 "split the rule, by hand")
         out[index] = replace(m, new=m.old, refused=TIED, note=note)
+        # a dotted mask written apart after the held address (ASA `subnet 10.0.48.0 255.255.255.0`)
+        after = index + 1
+        if after < len(out) and out[after].refused is None and out[after].kept is None \
+                and not data[m.end:out[after].start].strip(b" \t") and _is_mask(out[after].old):
+            out[after] = replace(out[after], new=out[after].old, refused=TIED, note=note)
     return out
+
+
+def _is_mask(text: str) -> bool:
+    try:
+        ipaddress.IPv4Network(f"0.0.0.0/{text.strip()}")
+    except ValueError:
+        return False
+    return True
 
 
 def _move_of(text: str, moves: Sequence[PrefixMove]) -> PrefixMove | None:

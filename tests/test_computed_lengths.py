@@ -57,6 +57,8 @@ PYTHON_CASES = [
     'list(ipaddress.ip_network("192.168.40.0/24").subnets(new_prefix=26))[1]',
     'ipaddress.IPv6Network("2001:db8:a:10::/64")[-2]',
     'list(ipaddress.ip_network("2001:db8:a:10::/120").hosts())[-1]',
+    'ipaddress.ip_interface("10.0.48.1/24").network[-2]',
+    'ipaddress.IPv6Interface("2001:db8:a::1/48").network.broadcast_address - 1',
 ]
 
 
@@ -72,7 +74,19 @@ ANSIBLE_CASES = [  # python ipaddress's equivalent of each filter (netaddr is no
     ("'192.168.40.0/24' | ansible.utils.nthhost(-2)", "192.168.40.254"),
     ("'192.168.40.0/24' | ansible.utils.ipaddr('broadcast') | ansible.utils.ipmath(-1)", "192.168.40.254"),
     ("'2001:db8:a::/48' | ansible.utils.ipsubnet(56, 3)", "2001:db8:a:300::/56"),
+    # next/previous_nth_usable count from the interface's own address (t31-33 finding 08)
+    ("'10.0.48.1/24' | ansible.utils.next_nth_usable(199)", "10.0.48.200"),
+    ("'10.0.49.254/23' | ansible.utils.previous_nth_usable(2)", "10.0.49.252"),
+    ("'2001:db8:a::1/48' | next_nth_usable(15)", "2001:db8:a::10"),
 ]
+
+
+@pytest.mark.parametrize("text", ["'10.0.48.1/24' | next_nth_usable(254)", "'10.0.48.5/24' | previous_nth_usable(5)"])
+def test_nth_usable_past_the_usable_range_has_no_value(text: str) -> None:
+    # ansible.utils answers None outside first..last usable (the network and broadcast addresses)
+    (found,) = list(chains(("{{ " + text + " }}").encode()))
+    with pytest.raises(computed_lengths.NoValue):
+        evaluate(found.steps, ipaddress.ip_network(found.base, strict=False))
 
 
 @pytest.mark.parametrize(("text", "value"), ANSIBLE_CASES)

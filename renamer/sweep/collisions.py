@@ -143,7 +143,7 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
             by_file.setdefault(ref.path, set()).add(ref.new)
     renames = project.config.renames
     grows = _grows(renames.networks)  # what a grow swallows stands after the sweep too
-    if not into and not grows:
+    if not into and not grows and not _landings(renames.networks):
         return []
     moved = _network_news(project, into) if renames.networks else {}
     matcher = new_values_matcher([p for p in renames.hosts if p[1] in into],
@@ -155,6 +155,12 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
     classifier = project.classifier
     current = [rel for rel in scan.holding_new if classifier.classify(rel).status == CURRENT]
     refused = {f.path for f in scan.files if f.refused is not None} | set(refused)
+    # a move with nothing left to write and no commit in the history is done already (by hand):
+    # what stands where it lands is its own
+    recorded = bool(renames.networks) and before_move(project) is not None
+    landings = [g for g in _landings(renames.networks)
+                if recorded or any(_landed(value, [g]) is not None for value in moved)]
+    held: dict[str, frozenset[str] | None] = {}  # a landed value -> the files holding it before the move
     found: list[Collision] = []
     with debug.timed("collisions"):
         before = _before_move(project, list(into))
@@ -166,6 +172,7 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
                     if before is None or rel in before.get(c.value, frozenset())]
             here += _swallowed_in_file(rel, data, matches, grows, into) if grows else []
             here += _swallowed_spelled(rel, data, matches, grows) if grows else []
+            here += _landed_on(project, rel, data, matches, landings, into, held) if landings else []
             found += [replace(c, refused=True) for c in here] if rel in refused else here
         found += _in_inventory(project, hosts, into)
         found += _swallowed_in_inventory(hosts, grows, into) if grows else []
@@ -244,6 +251,71 @@ def _swallowed_spelled(rel: str, data: bytes, matches: Sequence[Match],
                                         fmt.structured, text, swallowed=f"{_grown(spelled.grow)} (it names "
                                                                         f"{spelled.network})")
     return sorted(first.values(), key=lambda c: (c.line, c.column))
+
+
+def _landings(networks: Sequence[tuple[IPNetwork, IPNetwork]]) -> list[Grow]:
+    """The network moves to another place (of any length), with the span their old network lands
+    on: an address already standing there is no address of the move (t31-33, finding 09). A move in
+    place (its new network starting where the old one does) lands on itself: none."""
+    out = []
+    for old, new in networks:
+        first = int(new.network_address)
+        if old.version != new.version or first == int(old.network_address):
+            continue
+        out.append((old, new, first, first + min(old.num_addresses, new.num_addresses)))
+    return out
+
+
+def _landed(value: str, landings: Sequence[Grow]) -> Grow | None:
+    address = parse_address(value.split("/")[0])
+    if address is None:
+        return None
+    return next((g for g in landings if address.version == g[1].version and g[2] <= int(address) < g[3]),
+                None)
+
+
+def _landed_on(project: LoadedProject, rel: str, data: bytes, matches: Iterable[Match],
+               landings: Sequence[Grow], into: dict[str, set[str]],
+               held: dict[str, frozenset[str] | None]) -> list[Collision]:
+    """Each address or network already standing where a moved network lands, that no old value
+    of the move turns into (`into` lists those: `_in_file` says them): `10.0.60.5 printer` under
+    `10.0.48.0/24: 10.0.60.0/22` with no 10.0.48.5 to move. After the move (its commits in the
+    history) only a value this file held before the move's first commit counts: the others are
+    the move's own."""
+    found = [(m, grow) for m in matches if m.refused is None and m.old not in into
+             and m.old.split("/")[0] not in into and (grow := _landed(m.old, landings)) is not None
+             and not _is_new_network(data, m, grow[1])]
+    if not found:
+        return []
+    parent = before_move(project)
+    fmt = format_of(rel, data)
+    lines = Lines(data)
+    first: dict[str, Collision] = {}
+    for m, grow in found:
+        if parent is not None:
+            if m.old not in held:
+                held[m.old] = vcs_status.files_holding(project.root, parent, m.old) or frozenset()
+            if rel not in (held[m.old] or frozenset()):
+                continue
+        if m.old in first:
+            first[m.old] = replace(first[m.old], count=first[m.old].count + 1)
+            continue
+        line, column, text = lines.position(m.start)
+        old, new, start, end = grow
+        lands = f"{ipaddress.ip_address(start)}-{ipaddress.ip_address(end - 1)}"
+        first[m.old] = Collision(rel, line, column, m.old, (str(old),), False, fmt.structured, text,
+                                 swallowed=f"{new}, where {old} lands ({lands}), and no address of {old} "
+                                           "moves onto it")
+    return sorted(first.values(), key=lambda c: (c.line, c.column))
+
+
+def _is_new_network(data: bytes, m: Match, new: IPNetwork) -> bool:
+    """`10.10.0.0/23` where the move's new network is 10.10.0.0/23: the new network itself (declared
+    ahead, or the move's own), no neighbour."""
+    if m.old.split("/")[0] != str(new.network_address):
+        return False
+    tail = re.match(rb"[ \t]*/[ \t]*(\d{1,3})(?!\d)", data[m.end:m.end + 8])
+    return m.old.endswith(f"/{new.prefixlen}") or (tail is not None and int(tail.group(1)) == new.prefixlen)
 
 
 def _grown(grow: Grow) -> str:

@@ -747,6 +747,7 @@ class FileScanner:
                     matches = prefix_matches(data, matches, self.matcher.prefixes, rel)
                 if status == CURRENT:  # `| 10.0.48.0 | 24 |`: a resized network's length in its own cell
                     matches = self.matcher.table_lengths(data, rel, matches)
+                    matches = self.matcher.prose_lengths(data, matches)  # `# /16 gives ~64K`
                 if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK
                     matches = case_in_records(data, matches, self.matcher)
         if hit and content.kind == "text" and status == CURRENT \

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import Result
-from tests.testing.terraform import needs_terraform, require_terraform
+from tests.testing.terraform import applied_outputs as _outputs
+from tests.testing.terraform import needs_terraform
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
 
@@ -37,21 +36,6 @@ def _findings(root: Path, run: Callable[..., Result]) -> list[tuple[str, int, st
                   for f in json.loads(done.stdout)["findings"] if f["reason"] is not None)
 
 
-def _outputs(root: Path, tmp: Path) -> dict[str, object]:
-    """terraform's own outputs of the root module (no provider)."""
-    env = {**os.environ, "TF_CLI_CONFIG_FILE": os.devnull, "TF_IN_AUTOMATION": "1",
-           "TF_DATA_DIR": str(tmp / "tf-data")}
-    state = tmp / "state.tfstate"
-    terraform = require_terraform()
-    subprocess.run([terraform, "init", "-input=false", "-backend=false", "-no-color"], cwd=root, env=env,
-                   capture_output=True, text=True, check=True)
-    applied = subprocess.run([terraform, "apply", "-auto-approve", "-input=false", "-no-color", f"-state={state}"],
-                             cwd=root, env=env, capture_output=True, text=True, check=False)
-    assert applied.returncode == 0, applied.stdout + applied.stderr
-    shown = subprocess.run([terraform, "output", "-json", f"-state={state}"], cwd=root, env=env,
-                           capture_output=True, text=True, check=True)
-    state.unlink()
-    return {k: v["value"] for k, v in json.loads(shown.stdout).items()}
 
 
 GROWN = {

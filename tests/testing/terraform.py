@@ -9,8 +9,12 @@ saying so (issue 32 item 6), so a run without terraform can never pass for a run
 from __future__ import annotations
 
 import datetime as dt
+import json
+import os
 import re
 import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +28,25 @@ def require_terraform() -> str:
     if TERRAFORM is None:
         pytest.fail(MISSING, pytrace=False)
     return TERRAFORM
+
+
+def applied_outputs(root: Path, tmp: Path) -> dict[str, object]:
+    """terraform's own outputs of the module at `root` (locals and terraform_data only: no
+    provider), applied into a state under `tmp` that is removed after: what terraform itself makes
+    of a swept module's values."""
+    env = {**os.environ, "TF_CLI_CONFIG_FILE": os.devnull, "TF_IN_AUTOMATION": "1",
+           "TF_DATA_DIR": str(tmp / "tf-data")}
+    state = tmp / "state.tfstate"
+    terraform = require_terraform()
+    subprocess.run([terraform, "init", "-input=false", "-backend=false", "-no-color"], cwd=root, env=env,
+                   capture_output=True, text=True, check=True)
+    applied = subprocess.run([terraform, "apply", "-auto-approve", "-input=false", "-no-color", f"-state={state}"],
+                             cwd=root, env=env, capture_output=True, text=True, check=False)
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    shown = subprocess.run([terraform, "output", "-json", f"-state={state}"], cwd=root, env=env,
+                           capture_output=True, text=True, check=True)
+    state.unlink()
+    return {k: v["value"] for k, v in json.loads(shown.stdout).items()}
 
 
 # The marker for a test that runs terraform: the fixture of the same name fails it where terraform

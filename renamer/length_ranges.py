@@ -51,6 +51,16 @@ class LengthRange:
         return max(self.end, self.reach)
 
 
+def _in_pool(data: bytes, line_start: int) -> bool:
+    """Whether the RouterOS line at `line_start` adds to an `/ipv6 pool` (the line itself, or the
+    last `/menu` line above it): there `prefix-length=` is the length handed out, not a filter's."""
+    line = data[line_start:data.find(b"\n", line_start) if b"\n" in data[line_start:] else len(data)]
+    if line.lstrip().startswith(b"/"):
+        return b"pool" in line
+    menu = re.findall(rb"(?m)^[ \t]*(/[^\n]*)", data[:line_start])
+    return bool(menu) and b"pool" in menu[-1]
+
+
 def _line(data: bytes, at: int) -> tuple[int, int]:
     start = data.rfind(b"\n", 0, at) + 1
     end = data.find(b"\n", at)
@@ -74,6 +84,8 @@ def ranges(data: bytes) -> Iterator[LengthRange]:
     if b"prefix-length=" in data:
         for x in _ROS6.finditer(data):
             s, e = _line(data, x.start())
+            if _in_pool(data, s):
+                continue  # `/ipv6 pool add .. prefix-length=56`: handed out (delegation_lengths.py)
             found = list(_ROS6_LENGTH.finditer(data, s, e))
             if len(found) == 1 and len(_ROS6.findall(data, s, e)) == 1:
                 r = found[0]

@@ -101,13 +101,14 @@ def _own_names(data: bytes, spans: list[tuple[int, int]]) -> Iterator[tuple[int,
                 yield own.start(), own.end(), own.group().decode("utf-8", "replace")
 
 
-def location_spans(rel: str, data: bytes) -> list[tuple[int, int]]:
+def location_spans(rel: str, data: bytes, copies: bool = True) -> list[tuple[int, int]]:
     """(start, end) of each backup tool's repository location or copy destination in `data`,
     whatever spells the machine in it (break-it round 23, finding 13: a literal `.../web01` keys
     the same state as `.../$(hostname -s)`). The same grammar as `locations`, without its own-name
     prefilter: a variable naming where a backup tool writes anywhere; a `repository`/`repo` key,
     borgmatic's list, a restic/borg/kopia `-r`/`--repo`/positional argument and every argument of
-    a copy tool's command line only in a file whose path or text names the tool."""
+    a copy tool's command line only in a file whose path or text names the tool (`copies`: False
+    leaves the copy tools out)."""
     if not any(word in data for word in LITERALS):
         return []
     spans = [m.span() for m in _VARIABLE.finditer(data) if _LOCATION.search(m.group("name"))]
@@ -120,5 +121,6 @@ def location_spans(rel: str, data: bytes) -> list[tuple[int, int]]:
         spans.append(key.span())
     for command in _COMMAND.finditer(data):
         spans += [f.span() for f in _FLAG.finditer(data, command.start(), command.end())]
-    spans += [copy.span() for copy in _COPY.finditer(data)]
+    if copies:  # rsync/scp/rclone arguments: not for a literal name (state_locations.keyed)
+        spans += [copy.span() for copy in _COPY.finditer(data)]
     return sorted(spans)

@@ -35,11 +35,14 @@ def lineage_spans(data: bytes) -> list[tuple[int, int]]:
 
 def keyed(rel: str, data: bytes, start: int, end: int) -> str | None:
     """What keys state at `data[start:end]` (an old name found there): "lineage", "backup" or
-    None."""
+    None. A backup tool's repository (restic, borg, kopia: `init` makes a new, empty one under a
+    new name), not a copy tool's argument: an rsync or scp path spelled literally is the operator's
+    folder and follows the rename, as it did before round 23 (built from the machine's own name it
+    is a residual: own_storage.py)."""
     if any(s <= start and end <= e for s, e in lineage_spans(data)):
         return "lineage"
     if any(s <= start and end <= e and in_path_part(data, start, (s, e))
-           for s, e in own_storage.location_spans(rel, data)):
+           for s, e in own_storage.location_spans(rel, data, copies=False)):
         return "backup"
     return None
 

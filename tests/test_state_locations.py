@@ -21,7 +21,7 @@ def _at(data: bytes, word: bytes, nth: int = 0) -> tuple[int, int]:
     ("b.env", b"RESTIC_REPOSITORY=rest:http://pug:8000/x\n", b"pug", 0, None),
     ("b.sh", b"borg create nas:/srv/borg/x::pug-daily /etc\n", b"pug", 0, "backup"),
     ("b.sh", b"rsync -a pug:/etc/ /bk/pug/\n", b"pug", 0, None),
-    ("b.sh", b"rsync -a pug:/etc/ /bk/pug/\n", b"pug", 1, "backup"),
+    ("b.sh", b"rsync -a pug:/etc/ /bk/pug/\n", b"pug", 1, None),  # a copy tool's folder follows
     ("n.conf", b"ssl_certificate /etc/letsencrypt/live/pug.lan/fullchain.pem;\n", b"pug.lan", 0, "lineage"),
     ("n.conf", b"ssl_certificate /etc/ssl/pug.lan/fullchain.pem;\n", b"pug.lan", 0, None),
     ("h.cfg", b"crt /root/.acme.sh/pug.lan_ecc/pug.lan.pem\n", b"pug.lan", 1, "lineage"),

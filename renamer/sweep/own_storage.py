@@ -54,7 +54,7 @@ def literal_storage_matches(data: bytes, rel: str, matches: list[Match]) -> list
                 "marker"))
         elif what == "backup":
             m = replace(m, refused=state_names.HELD, note=(
-                f"a backup repository or copy destination named after the host ({m.old}): renamed in the "
+                f"a backup repository named after the host ({m.old}): renamed in the "
                 "text, the next run opens (restic and borg `init` create) a new, empty location and the old "
                 "snapshots are no longer listed or pruned; move or copy the repository to the new name "
                 "first, then edit this line and keep it with the inline marker or a keep rule"))

@@ -70,8 +70,8 @@ def test_software_folders_are_residuals_and_host_named_paths_still_move(repo: Re
                "      - \"./etc-pihole/:/etc/pihole/\"\n      - /var/lib/pihole:/data\n")
     files = {"compose.yaml": compose,
              "mon.yml": "- copy: {src: a, dest: /etc/grafana/grafana.ini}\n",
-             # (a host-named folder as an rsync argument is a `state-name` residual since round 23,
-             # finding 13: tests/cli/test_state_locations.py; here it is read by `du`)
+             # (a host-named folder in a backup repository's path is a `state-name` residual since round
+             # 23, finding 13: tests/cli/test_state_locations.py; here it is read by `du`)
              "backup.sh": "#!/bin/sh\ndu -sh /srv/backups/pug/ && ssh pug true\n"
                           "curl http://pihole/admin\nls host_vars/pug/\n"}
     config = PIHOLE.replace("pug: wolf,", "pug: wolf, grafana: metrics1,")

@@ -37,8 +37,8 @@ def test_repositories_buckets_and_datasets_are_kept_and_hosts_beside_them_follow
                    "ssh root@pug zfs list -t snapshot tank/pug\n"
                    "zfs snapshot pug@daily\n"
                    "restic -r rest:http://pug:8000/pug/ snapshots\n"
-                   # (a file system repository's path, `sftp:backup@pug:/srv/restic/pug`, and an rsync
-                   # argument's are `state-name` residuals since round 23: tests/cli/test_state_locations.py)
+                   # (a file system repository's path, `sftp:backup@pug:/srv/restic/pug`, is a `state-name`
+                   # residual since round 23: tests/cli/test_state_locations.py)
                    "curl http://pug/api/pug/status\n"
                    "echo restart zfs on pug\n",
         "go.mod": "module github.com/acme/pug\n",

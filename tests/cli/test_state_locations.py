@@ -28,8 +28,6 @@ CASES = {
     "kopia-repo-path": ("kopia.env", "KOPIA_REPO_PATH=/mnt/nas/kopia/pug\n", {1}),
     # round 10's own spellings, which followed as file system paths before round 23
     "restic-sftp-user": ("check.sh", "restic -r sftp:backup@nas.lan:/srv/restic/pug check\n", {1}),
-    "rsync-source-folder": ("push.sh", "rsync -a /srv/backups/pug/ nas.lan:/b/\n", {1}),
-    "rsync-destination": ("sync.sh", "#!/bin/sh\nrsync -a /srv/ nas.lan:/backups/pug/\n", {2}),
     "borg-create-archive": ("borg.sh", "borg create nas.lan:/srv/borg/pug::daily /etc\n", {1}),
     "nixos-borg-repo": ("hosts/borg.nix", "{\n  services.borgbackup.jobs.x.repo = \"borg@nas.lan:/./pug\";\n}\n", {2}),
     "certbot-nginx": ("site.conf", "server {\n  server_name pug.ana.lan;\n"
@@ -48,6 +46,12 @@ MOVES = {
     "restic-rest-authority": ("restic.env", "RESTIC_REPOSITORY=rest:http://pug:8000/shared\n",
                               "RESTIC_REPOSITORY=rest:http://wolf:8000/shared\n"),
     "rsync-source-host": ("pull.sh", "#!/bin/sh\nrsync -a pug:/etc/ /backups/etc/\n", "#!/bin/sh\nrsync -a wolf:/etc/ /backups/etc/\n"),
+    # a copy tool's literal path is the operator's folder: it follows, as before round 23 (a path
+    # built from the machine's own name is a residual: tests/cli/test_own_storage*)
+    "rsync-source-folder": ("push.sh", "rsync -a /srv/backups/pug/ nas.lan:/b/\n",
+                            "rsync -a /srv/backups/wolf/ nas.lan:/b/\n"),
+    "rsync-destination": ("sync.sh", "#!/bin/sh\nrsync -a /srv/ nas.lan:/backups/pug/\n",
+                          "#!/bin/sh\nrsync -a /srv/ nas.lan:/backups/wolf/\n"),
     "server-name": ("web.conf", "server {\n  server_name pug.ana.lan;\n}\n", "server {\n  server_name wolf.fv.lan;\n}\n"),
 }
 

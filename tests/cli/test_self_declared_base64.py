@@ -16,12 +16,12 @@ import base64
 import gzip
 import json
 import plistlib
-import shutil
 import subprocess
 
 import yaml
 
 from tests.testing.repos import CURRENT_ALL, Repo, Run
+from tests.testing.terraform import require_terraform
 
 CONFIG = """\
 version: 1
@@ -83,9 +83,8 @@ def test_round23_16_base64_declared_by_its_own_syntax(repo: Repo, run: Run, tmp_
     assert plist["PayloadContent"] == NEW.encode() and plist["Wrapped"] == (TEXT * 3).encode()
     tf = (root / "main.tf").read_text()
     assert f'user_data_base64 = "{_b64(NEW)}"' in tf
-    if shutil.which("terraform"):
-        assert subprocess.run(["terraform", "fmt", "-check", "-"], input=tf.encode(),
-                              capture_output=True).returncode == 0
+    assert subprocess.run([require_terraform(), "fmt", "-check", "-"], input=tf.encode(),
+                          capture_output=True).returncode == 0  # terraform reads it as written
     assert f"base64,{_b64(NEW)}\"" in (root / "page.html").read_text()
     assert base64.b64decode(json.loads((root / "app.json").read_text())["contentBase64"]) == \
         b"10.0.1.70 app01.lab.example\n"

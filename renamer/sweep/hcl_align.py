@@ -246,49 +246,39 @@ def realign(data: bytes, edits: Sequence[Edit]) -> tuple[Edit, ...]:
     edited = _Edited(data, edits)
     lines = lines_of(data)
     added: dict[int, Edit] = {}  # by the blanks' start
+    # `=` first; then trailing comments, over the text as the `=` blanks leave it
+    _align(data, lines, edited, edited, added, lambda line: (line.lead_end, line.eq), 1)
+    _align(data, lines, _Edited(data, [*edits, *added.values()]), edited, added,
+           lambda line: (line.body_end, line.comment), 0)
+    return tuple(added.values())
 
-    for run in _runs(lines, lambda line: line.eq is not None):
-        spans = [(line.start, line.lead_end) for line in run]
-        if not any(edited.reaches(a, b) for a, b in spans):
+
+def _align(data: bytes, lines: list[_Line], scope: _Edited, guard: _Edited, added: dict[int, Edit],
+           cell: Callable[[_Line], tuple[int, int | None]], past: int) -> None:
+    """Add to `added` the blanks that re-align each run of one cell (`cell`: where the blanks before
+    it begin, and the cell's own start, None where the line has none) that `scope`'s edits reach,
+    where the run was aligned as terraform fmt aligns it and `guard`'s edits leave the blanks and
+    the cell (`past` bytes of it) alone."""
+    for run in _runs(lines, lambda line: cell(line)[1] is not None):
+        spans = [(line.start, cell(line)[0]) for line in run]
+        if not any(scope.reaches(a, b) for a, b in spans):
             continue
         before = [_width(data[a:b]) for a, b in spans]
         column = max(before) + 1
-        if any(data[line.lead_end:line.eq] != b" " * (column - w)
+        if any(data[cell(line)[0]:cell(line)[1]] != b" " * (column - w)
                for line, w in zip(run, before, strict=True)):
             continue  # not aligned as fmt aligns it: left as it was
-        texts = [edited.text(a, b) for a, b in spans]
-        if any(t is None for t in texts) or any(edited.reaches(line.lead_end, (line.eq or 0) + 1)
+        texts = [scope.text(a, b) for a, b in spans]
+        if any(t is None for t in texts) or any(guard.reaches(cell(line)[0], (cell(line)[1] or 0) + past)
                                                for line in run):
             continue
         after = [_width(t or b"") for t in texts]
         column = max(after) + 1
         for line, w in zip(run, after, strict=True):
+            blanks, at = cell(line)
             want = b" " * (column - w)
-            if data[line.lead_end:line.eq] != want:
-                added[line.lead_end] = Edit(line.lead_end, line.eq or 0, want)
-
-    every = [*edits, *added.values()]
-    edited_all = _Edited(data, every)
-    for run in _runs(lines, lambda line: line.comment is not None):
-        spans = [(line.start, line.body_end) for line in run]
-        if not any(edited_all.reaches(a, b) for a, b in spans):
-            continue
-        before = [_width(data[a:b]) for a, b in spans]
-        column = max(before) + 1
-        if any(data[line.body_end:line.comment] != b" " * (column - w)
-               for line, w in zip(run, before, strict=True)):
-            continue
-        texts = [edited_all.text(a, b) for a, b in spans]
-        if any(t is None for t in texts) or any(edited.reaches(line.body_end, line.comment or 0)
-                                               for line in run):
-            continue
-        after = [_width(t or b"") for t in texts]
-        column = max(after) + 1
-        for line, w in zip(run, after, strict=True):
-            want = b" " * (column - w)
-            if data[line.body_end:line.comment] != want:
-                added[line.body_end] = Edit(line.body_end, line.comment or 0, want)
-    return tuple(added.values())
+            if data[blanks:at] != want:
+                added[blanks] = Edit(blanks, at or 0, want)
 
 
 def _runs(lines: list[_Line], has: Callable[[_Line], bool]) -> list[list[_Line]]:

@@ -68,13 +68,16 @@ def free_port(address: str = "127.0.0.1") -> int:
     """A port free for both UDP and TCP on `address`, picked below the kernel's ephemeral range
     where it can: every outgoing connection and DNS query takes its source port from that range,
     so a port found free there could be taken by one before the daemon binds it (a test's
-    dnsmasq once failed so, "Address already in use")."""
+    dnsmasq once failed so, "Address already in use"). Never the same port twice in one process:
+    nothing is bound between two calls, so a resolver's DNS and control ports once came out equal
+    (unbound: "can't bind socket ... port 27469" then "cannot open control interface ... 27469")."""
     low = _ephemeral_low()
     if low > _LOWEST + 1000:
         pick = random.SystemRandom()
         for _ in range(200):
             port = pick.randrange(_LOWEST, low)
-            if _bindable(address, port):
+            if port not in _HANDED_OUT and _bindable(address, port):
+                _HANDED_OUT.add(port)
                 return port
     for _ in range(50):
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
@@ -85,8 +88,14 @@ def free_port(address: str = "127.0.0.1") -> int:
                     tcp.bind((address, port))
                 except OSError:
                     continue
+            if port in _HANDED_OUT:
+                continue
+            _HANDED_OUT.add(port)
             return port
     raise OSError("no free port found")
+
+
+_HANDED_OUT: set[int] = set()  # ports this process was given: a daemon may not have bound them yet
 
 
 _LOWEST = 10000  # below this, the well-known and registered services people run

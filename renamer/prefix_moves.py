@@ -24,7 +24,15 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from renamer import forms, length_keys, near_lengths, new_host_lengths, prefix_spellings, wildcard_bits
+from renamer import (
+    forms,
+    length_keys,
+    near_lengths,
+    new_host_lengths,
+    prefix_spellings,
+    templated_lengths,
+    wildcard_bits,
+)
 from renamer.names import IPAddress, IPNetwork
 
 # The word on an address's line that makes it a broadcast address (`broadcast 10.0.48.7`,
@@ -546,10 +554,47 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
         if start not in taken and is_length(data, at, end):  # t29-33, finding 20
             out.append(LengthHit(start, end, text, text, MASK, why))
     taken = {h.start for h in out}
+    # `ip={{ ip }}/24,gw=10.0.48.1`: a templated address's length beside the network (lead's trial)
+    for start, end, text, _, why in templated_lengths.templated(
+            data, [(m.old, m.new) for m in resized], lambda at: _line_and_stanza(found.stanzas, at)):
+        if start not in taken:
+            taken.add(start)
+            out.append(LengthHit(start, end, text, text, MASK, why))
     for start, end, text, why in new_host_lengths.dhcp_subnets(data, [(m.old, m.new) for m in resized]):
         if start not in taken:  # a DHCP subnet at the new network, the old length (t31-33, finding 12)
             out.append(LengthHit(start, end, text, text, MASK, why))
     return sorted(out, key=lambda h: h.start)
+
+
+def _line_and_stanza(stanzas: _Stanzas, at: int) -> list[tuple[int, int]]:
+    """The line at `at`, its stanza's lines and the line that opens it, and the lines of the block
+    its parent key opens: netplan's `- "{{ ip }}/24"` under `addresses:`, whose sibling `gateway4:`
+    names the network."""
+    line = _line_span(stanzas.data, at)
+    stanza = stanzas.around(at)
+    spans, header = stanza if stanza is not None else ([], None)
+    return [line, *spans, *([header] if header is not None else []), *_parent_block(stanzas, at)]
+
+
+def _parent_block(stanzas: _Stanzas, at: int, reach: int = 200) -> list[tuple[int, int]]:
+    """The run of lines at the indentation of the nearest less indented line above `at` (or
+    deeper), as far as a blank line or a line less indented than that one."""
+    index = bisect.bisect_right(stanzas.starts, at) - 1
+    own = _indent(stanzas.data[slice(*stanzas.span(index))])
+    parent = next((i for i in range(index - 1, max(-1, index - reach), -1)
+                   if not stanzas._line(i)[1] and stanzas._line(i)[0] < own), None)
+    if parent is None:
+        return []
+    level = stanzas._line(parent)[0]
+    first = parent
+    while first > 0 and parent - first < reach and not stanzas._line(first - 1)[1] \
+            and stanzas._line(first - 1)[0] >= level:
+        first -= 1
+    last = parent
+    while last + 1 < len(stanzas.starts) and last - parent < reach and not stanzas._line(last + 1)[1] \
+            and stanzas._line(last + 1)[0] >= level:
+        last += 1
+    return [stanzas.span(i) for i in range(first, last + 1)]
 
 
 def _pattern_wildcards(data: bytes, quads: list[tuple[int, int, str]],

@@ -303,6 +303,15 @@ _ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?:?[\"']?(?:ip|ipv4|ipv6|ipa
                           # pfSense's `<ipaddr>10.0.48.1</ipaddr>`, `<ipaddrv6>`, a route's `<network>`
                           rb"|^[ \t]*<(?:ipaddr(?:v6)?|ip|address|network|subnet)>[ \t]*[0-9A-Fa-f:]")
 _MASK_KEY = re.compile(rb"(?i)mask|wildcard")
+# A gateway key (`"gateway": "10.0.48.1"`, `gateway4:`, `default_gw =`): the gateway is on the
+# link, so where a stanza's mask has no address key beside it, the gateway's network is its own
+# (khaddict/homelab's `data/main.json`: `"gateway"` over `"netmask": "255.255.255.0"`).
+_GATEWAY_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?[\"']?(?:default[_-]?)?(?:gateway|gw)"
+                          rb"(?:[_-]?(?:v4|4|ip|address))?[\"']?[ \t]*[:=]")
+# A key naming a network with no address here (a route's `destination: "{{ remote }}"`, `to:`): the
+# stanza's mask may be that network's, not the gateway's.
+_ROUTE_KEY = re.compile(rb"(?i)[ \t]*(?:-[ \t]+)?[\"']?"
+                        rb"(?:dest(?:ination)?|to|target|route|net(?:work)?|subnet|prefix)[\"']?[ \t]*[:=]")
 # A key whose name ends in a length word after a name of its own (`lan_cidr: 24`, `ipv4_netmask =
 # 24`, `vlanPrefixLength: 24`; break-it round 20p, finding 6): its number is a length too, tied to
 # its network by the address key of the same name (`lan_network`, `ipv4_address`), else a residual.
@@ -814,14 +823,20 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
         keyed = [(t, prefix_spellings.key_family(data[s:ts]))
                  for s, e in lines for ts, _, t in found.within(s, e)]
         named = prefix_spellings.owners_of_family(family, keyed)
+        whose = "its stanza's network"
+        if not keyed:  # no address key: the gateway's, where every address of the stanza is its network's
+            gateways = [t for s, e in spans if _GATEWAY_KEY.match(data, s) for _, _, t in found.within(s, e)]
+            others = {_move_of(t, moves) for s, e in spans for _, _, t in found.within(s, e)}
+            routed = any(_ROUTE_KEY.match(data, s) for s, _ in spans)  # `destination: "{{ net }}"`
+            if gateways and len(others) == 1 and not routed:  # (a route's destination is another's)
+                named, whose = gateways, "the network of its stanza's gateway"
         owners = {_move_of(t, moves) for t in named}
         if named and len(owners) == 1 and None not in owners:
             move = owners.pop()
             new = new_of(move) if move is not None else None
             if new is not None and move is not None:
                 return LengthHit(start, end, text, new,
-                                 note=f"the length of its stanza's network, {move.old}, which becomes "
-                                      f"{move.new}")
+                                 note=f"the length of {whose}, {move.old}, which becomes {move.new}")
         if named and None in owners:
             # The stanza names another network's address: its length, unless it names the moved
             # network's too (or, after the sweep, the new one's): then whose is not certain.

@@ -122,13 +122,13 @@ def test_a_mask_residual_verify_reports_before_the_sweep_it_reports_after(repo: 
     silent even before)."""
     files = {
         "h.yml": "dns: 10.9.0.53\nlan_prefix: 24\n",
-        "dhcp.yml": "pool:\n  gateway: 10.9.0.1\n  netmask: 255.255.255.0\n",
+        "dhcp.yml": "route:\n  to: '{{ net }}'\n  gateway: 10.9.0.1\n  netmask: 255.255.255.0\n",
         "grow.yml": "dns: 10.0.48.3\nmask: 255.255.255.248\n",  # a grow in place: the same addresses
         "pair.conf": "pair 10.9.0.4 10.8.0.4 mask 255.255.255.0\n",  # two networks before it on its line
         "two.yml": "lan:\n  address: 10.9.0.1\n  network: 192.168.1.0\n  netmask: 255.255.255.0\n",  # in its stanza
     }
     root = repo(files, config=_config("10.9.0.0/24: 10.10.0.0/23, 10.0.48.0/29: 10.0.48.0/28"), allowlist=ALLOW)
-    residuals = ["h.yml:2:13: residual (mask): 24", "dhcp.yml:3:12: residual (mask): 255.255.255.0",
+    residuals = ["h.yml:2:13: residual (mask): 24", "dhcp.yml:4:12: residual (mask): 255.255.255.0",
                  "grow.yml:2:7: residual (mask): 255.255.255.248", "two.yml:4:12: residual (mask): 255.255.255.0",
                  "residual (mask): 255.255.255.0: 255.255.255.0 follows addresses of more than one"]
     before = run(root, "verify").stdout

@@ -67,6 +67,8 @@ def own_ends(data: bytes) -> list[tuple[Span, Span]]:
     out += [((m.start("a"), m.end("a")), (m.start("b"), m.end("b"))) for m in _SHORT.finditer(data)]
     for head in _CSV_HEAD.finditer(data):
         names = [n.strip(b" \t\"'\r").lower() for n in head.group("head").split(b",")]
+        if b"start_address" not in names or b"end_address" not in names:
+            continue  # another separator, or the words inside a longer column name
         first, last = names.index(b"start_address"), names.index(b"end_address")
         pos = head.end() + 1
         while pos < len(data):

@@ -1197,11 +1197,12 @@ class Matcher:
             for pos in positions(data, suffix):
                 if pos >= 64:
                     yield pos - 64
-                # a nibble zone's first nibble (fewer than 32: ANY_V6_ZONE)
+                # each label of a nibble zone (fewer than 32 nibbles: ANY_V6_ZONE) may be its first:
+                # `9.0.0.0...` after a quote, or after `cafe.` (no zone of its own: tried on)
                 start = pos
-                while start >= 2 and data[start - 1:start] == b"." and data[start - 2:start - 1] in _NIBBLES:
+                while start >= 2 and pos - start < 62 and data[start - 1:start] == b"." \
+                        and data[start - 2:start - 1] in _NIBBLES:
                     start -= 2
-                if start < pos and pos - start < 64:
                     yield start
 
     def _in_context(self, data: bytes, matches: list[Match]) -> list[Match]:

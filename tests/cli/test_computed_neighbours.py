@@ -140,3 +140,21 @@ def test_a_computed_network_elsewhere_or_holding_the_new_one_is_none(repo: Repo,
                 allowlist=ALLOW)
     assert _collisions(run, root) == []
     assert run(root, "sweep", "--dry-run", "--strict").exit_code == 0
+
+
+def test_ansible_and_python_neighbours_a_grow_in_place_swallows(repo: Repo, run: Run) -> None:
+    files = {
+        "group_vars/all.yml": ("iot_net: \"{{ '10.0.0.0/16' | ansible.utils.ipsubnet(24, 49) }}\"\n"
+                               "cam: \"{{ '10.0.0.0/16' | ansible.utils.nthhost(12805) }}\"\n"),
+        "nets.py": ('import ipaddress\nDMZ = list(ipaddress.ip_network("10.0.0.0/16").subnets(new_prefix=24))[50]\n'
+                    "print(DMZ)\n"),
+        "hosts.txt": "10.0.48.7 nas\n",
+    }
+    root = repo(files, config=_config("10.0.48.0/24: 10.0.48.0/22"), allowlist=ALLOW)
+    ran = subprocess.run([sys.executable, str(root / "nets.py")], capture_output=True, text=True, check=True)
+    assert ran.stdout == "10.0.50.0/24\n"  # python's own value; 12805 = 50 * 256 + 5: 10.0.50.5
+    assert _collisions(run, root) == [("group_vars/all.yml", "10.0.49.0/24"), ("group_vars/all.yml", "10.0.50.5"),
+                                      ("nets.py", "10.0.50.0/24")]
+    assert run(root, "sweep", "--dry-run", "--strict").exit_code == 1
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert run(root, "verify", "--strict").exit_code == 1

@@ -42,6 +42,8 @@ ANY_V4_REVERSE = rb"(?:[0-9]{1,3}\.){1,4}(?i:in-addr\.arpa)"  # an address's PTR
 ANY_V6 = rb"[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*"
 # An IPv6 address's PTR name, 32 nibbles (a zone, fewer, is a form of its own), in either case.
 ANY_V6_REVERSE = rb"(?:[0-9A-Fa-f]\.){32}(?i:ip6\.arpa)"
+# A nibble zone (fewer than 32 nibbles: `9.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa`), in either case.
+ANY_V6_ZONE = rb"(?:[0-9A-Fa-f]\.){1,31}(?i:ip6\.arpa)"
 PREFIX = re.compile(rb"/([0-9]{1,3})(?![0-9])")
 
 

@@ -35,6 +35,7 @@ from renamer import (
     declared_patterns,
     foreign_names,
     formatted_names,
+    host_ranges,
     host_sets,
     image_refs,
     looped_octets,
@@ -109,6 +110,17 @@ class Matcher:
                  if m.resized and m.old.version == 6}
         self._v6_last_tails = tuple({t.encode() for t in tails} | {t.upper().encode() for t in tails})
         self._resized = any(move.resized for move in self._moves)
+        # what a range over every host of a grown network holds (host_ranges.py): the first host's
+        # three octets (`10.0.48.`), an IPv6 network's last address but one's last group (`fffe`)
+        gates = set()
+        for m in self._moves:
+            if m.new.num_addresses > m.old.num_addresses and m.old.num_addresses >= 4:
+                if m.old.version == 4:
+                    gates.add(str(m.old.network_address + 1).rsplit(".", 1)[0].encode() + b".")
+                else:
+                    tail = f"{(int(m.old.broadcast_address) - 1) & 0xFFFF:x}"
+                    gates.update({tail.encode(), tail.upper().encode()})
+        self._host_range_gates = tuple(sorted(gates))
         self.derived_names = derived_names
         self.variants = variants
         self.rewrite_accounts = rewrite_accounts
@@ -242,6 +254,10 @@ class Matcher:
             parts.append(spelling.V4_LEFT + spelling.ANY_V4 + spelling.V4_RIGHT)
         if 6 in families:  # an address's nibble name: `0.1.0...a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa`
             parts.append(spelling.REVERSE_LEFT + spelling.ANY_V6_REVERSE + spelling.HOST_RIGHT)
+            # A nibble zone inside a moved network that no form spells (a /48 of a /46 moved to one
+            # /48, a /52 inside a /48): followed where the move carries it, a `reverse-zone`
+            # residual where a resize cannot (g31-gaps33: the IPv4 twin's rule, _zone_problem).
+            parts.append(spelling.REVERSE_LEFT + spelling.ANY_V6_ZONE + spelling.HOST_RIGHT)
         if 6 in families or self._v6_addresses:
             parts.append(spelling.V6_LEFT + spelling.ANY_V6 + spelling.V6_RIGHT)
         self.pattern = re.compile(b"|".join(parts)) if parts else None
@@ -570,7 +586,32 @@ class Matcher:
             found = nat_maps.held(data, found, self._moves)
             # `for i in range(150, 160)` ... `10.0.48.{i}` under a shrink: addresses outside (t31-33 25)
             found = looped_octets.refused(data, found, self._moves)
+            # `dhcp-range=10.0.48.1,10.0.48.254` under a grow: every host of the old network (t31-33 01)
+            if any(gate in data for gate in self._host_range_gates):
+                found = self._every_host(data, found)
         return found
+
+    def _every_host(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """A range over every host of a network a move grows (host_ranges.py): both ends a `range`
+        residual, each match over an end made one (an end a grow in place keeps has none: added)."""
+        v6 = any(move.old.version == 6 for move in self._moves)
+        pairs = [*declared_ends(data, v6=v6), *_dashed_ends(data), *host_ranges.own_ends(data)]
+        hits = host_ranges.hits(data, self._moves, pairs)
+        if not hits:
+            return matches
+        out = list(matches)
+        added = []
+        for hit in hits:
+            over = [i for i, m in enumerate(out) if m.start < hit.end and hit.start < m.end]
+            if any(out[i].kept is not None or out[i].refused not in (None, host_ranges.REASON,
+                                                                     prefix_moves.BROADCAST) for i in over):
+                continue  # decided already (a refusal, a kept line)
+            for i in over:
+                out[i] = replace(out[i], new=out[i].old, refused=host_ranges.REASON, note=hit.note)
+            if not over:
+                added.append(Match(hit.start, hit.end, hit.text, hit.text, "network",
+                                   refused=host_ranges.REASON, note=hit.note))
+        return sorted([*out, *added], key=lambda m: m.start) if added else out
 
     def prose_lengths(self, data: bytes, matches: list[Match]) -> list[Match]:
         """`# /16 gives ~64K pod IPs` beside a resized network: its old length in prose (prose_lengths.py)."""
@@ -1156,6 +1197,13 @@ class Matcher:
             for pos in positions(data, suffix):
                 if pos >= 64:
                     yield pos - 64
+                # each label of a nibble zone (fewer than 32 nibbles: ANY_V6_ZONE) may be its first:
+                # `9.0.0.0...` after a quote, or after `cafe.` (no zone of its own: tried on)
+                start = pos
+                while start >= 2 and pos - start < 62 and data[start - 1:start] == b"." \
+                        and data[start - 2:start - 1] in _NIBBLES:
+                    start -= 2
+                    yield start
 
     def _in_context(self, data: bytes, matches: list[Match]) -> list[Match]:
         """Ranges refuse the matches inside them (or stand alone where none is: `web01-03` has
@@ -1420,6 +1468,8 @@ class Matcher:
             return (head.upper() if any(c.isupper() for c in text[: -len(suffix)]) else head) + written
         if text.endswith(".in-addr.arpa") and text.count(".") < 5:  # a zone: 50.250.10.in-addr.arpa
             return self._map_zone(text)
+        if text.endswith(".ip6.arpa") and text.count(".") < 33:  # a nibble zone: 8.0.0.0.8.b.d...
+            return self._map_v6_zone(text)
         if suffix is not None:
             address = spelling.from_reverse(text)
             mapped = self._map_address(address) if address else None
@@ -1449,22 +1499,39 @@ class Matcher:
                     return text
         return None
 
+    def _map_v6_zone(self, text: str) -> str | None:
+        """A nibble zone inside a renamed IPv6 network keeps its offset and its length
+        (`1.8.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa`, a /52 of 2001:db8:8::/48 moved to 2001:db8:c::/48:
+        `1.c.0.0...`); one a resize cannot carry is itself (refused by _lengthed: _zone_problem)."""
+        zone = _zone_network(text)
+        if not isinstance(zone, ipaddress.IPv6Network):
+            return None
+        for old_net, new_net in self.networks:
+            if isinstance(old_net, ipaddress.IPv6Network) and zone.subnet_of(old_net):
+                moved = _moved_zone(zone, old_net, new_net)
+                return text if moved is None else prefix_moves.zone_name(moved)
+        return None
+
     def _zone_problem(self, text: str) -> str | None:
         """Why a reverse zone inside a network whose move changes its length cannot follow it:
         the moved zone would not lie inside the new network (a shrink to a length no octet
         boundary holds: `0.1.10.in-addr.arpa` of 10.1.0.0/24 moved to 10.2.0.0/25 would answer for
-        10.2.0.128/25 too), or would not start on its own boundary."""
+        10.2.0.128/25 too), or would not start on its own boundary. IPv4 and IPv6 alike
+        (`9.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa` of 2001:db8:8::/46 moved to 2001:db8:c::/48)."""
         zone = _zone_network(text)
-        move = next((mv for mv in self._moves if zone is not None
-                     and isinstance(mv.old, ipaddress.IPv4Network) and zone.subnet_of(mv.old)), None)
+        move = next((mv for mv in self._moves if zone is not None and mv.old.version == zone.version
+                     and zone.subnet_of(mv.old)), None)  # type: ignore[arg-type]
         if zone is None or move is None or not move.resized:
             return None
-        if not isinstance(move.new, ipaddress.IPv4Network):
+        if _moved_zone(zone, move.old, move.new) is not None:
             return None
+        bits = zone.max_prefixlen - zone.prefixlen
         at = int(move.new.network_address) + int(zone.network_address) - int(move.old.network_address)
-        moved = ipaddress.IPv4Network((at >> (32 - zone.prefixlen) << (32 - zone.prefixlen), zone.prefixlen))
-        if int(moved.network_address) == at and moved.subnet_of(move.new):
-            return None
+        try:
+            moved = ipaddress.ip_network((at >> bits << bits, zone.prefixlen))
+        except ValueError:  # past the end of the address space: no zone at all
+            return (f"the reverse zone of {zone}, inside {move.old}, cannot follow its move to {move.new}: "
+                    "no zone of its length holds its addresses there")
         return (f"the reverse zone of {zone}, inside {move.old}, cannot follow its move to {move.new}: "
                 f"a zone for {moved} would answer for addresses outside the new network")
 
@@ -1779,9 +1846,19 @@ def _holds_zone_label(data: bytes, labels: tuple[bytes, ...]) -> bool:
         b"$origin" in lowered or b"soa" in lowered or _CLASS_IN.search(lowered) is not None)
 
 
-def _zone_network(text: str) -> ipaddress.IPv4Network | None:
-    """The network an IPv4 reverse zone's name stands for (`0.1.10.in-addr.arpa`: 10.1.0.0/24),
-    or None (an address's reverse name, anything else)."""
+_NIBBLES = frozenset(bytes([c]) for c in b"0123456789abcdefABCDEF")
+
+
+def _zone_network(text: str) -> IPNetwork | None:
+    """The network a reverse zone's name stands for (`0.1.10.in-addr.arpa`: 10.1.0.0/24;
+    `9.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa`: 2001:db8:9::/48), or None (an address's reverse name,
+    anything else)."""
+    if text.endswith(".ip6.arpa"):
+        nibbles = text[: -len(".ip6.arpa")].split(".")
+        if not 1 <= len(nibbles) <= 31 or not all(len(n) == 1 and n in "0123456789abcdef" for n in nibbles):
+            return None
+        value = int("".join(reversed(nibbles)).ljust(32, "0"), 16)
+        return ipaddress.IPv6Network((value, 4 * len(nibbles)))
     if not text.endswith(".in-addr.arpa"):
         return None
     octets = text[: -len(".in-addr.arpa")].split(".")
@@ -1789,6 +1866,21 @@ def _zone_network(text: str) -> ipaddress.IPv4Network | None:
         return None
     network = ".".join([*reversed(octets), *["0"] * (4 - len(octets))])
     return ipaddress.IPv4Network(f"{network}/{8 * len(octets)}")
+
+
+def _moved_zone(zone: IPNetwork, old: IPNetwork, new: IPNetwork) -> IPNetwork | None:
+    """Where the reverse zone `zone` (inside `old`) lands when `old` moves to `new`, keeping its
+    offset and its length, or None where it cannot: it would not start on its own boundary, or
+    would answer for addresses outside `new` (a resize)."""
+    bits = zone.max_prefixlen - zone.prefixlen
+    at = int(new.network_address) + int(zone.network_address) - int(old.network_address)
+    if at >> bits << bits != at:
+        return None
+    try:
+        moved = ipaddress.ip_network((at, zone.prefixlen))
+    except ValueError:
+        return None
+    return moved if moved.subnet_of(new) else None  # type: ignore[arg-type]
 
 
 def _zone_cases(old: str, new: str, version: int) -> list[tuple[str, str]]:

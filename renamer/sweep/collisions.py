@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from renamer import debug, swallowed_spellings, vcs_status
+from renamer import computed_values, debug, swallowed_spellings, vcs_status
 from renamer.classify import CURRENT
 from renamer.formats import entry_lists, format_of, keylines, python_cst
 from renamer.formats.yaml_rt import identity_collision
@@ -40,6 +40,7 @@ from renamer.sweep.content import read_texts
 from renamer.sweep.history import move_parent
 from renamer.sweep.lines import Lines
 from renamer.sweep.model import ScanResult
+from renamer.sweep.network_names import Names
 from renamer.vcs_command import LITERAL, git_run
 
 SiteHost = tuple[str, str, str]  # a host of the DNS inventory: (name, address, site file as shown)
@@ -173,9 +174,11 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
             here += _swallowed_in_file(rel, data, matches, grows, into) if grows else []
             here += _swallowed_spelled(rel, data, matches, grows) if grows else []
             here += _landed_on(project, rel, data, matches, landings, into, held) if landings else []
+            here += _computed_neighbours(project, rel, data, grows, landings) if grows or landings else []
             found += [replace(c, refused=True) for c in here] if rel in refused else here
         found += _in_inventory(project, hosts, into)
         found += _swallowed_in_inventory(hosts, grows, into) if grows else []
+        found += _landed_in_inventory(project, hosts, landings, into) if landings else []
     return found
 
 
@@ -309,6 +312,63 @@ def _landed_on(project: LoadedProject, rel: str, data: bytes, matches: Iterable[
     return sorted(first.values(), key=lambda c: (c.line, c.column))
 
 
+def _computed_neighbours(project: LoadedProject, rel: str, data: bytes, grows: Sequence[Grow],
+                         landings: Sequence[Grow]) -> list[Collision]:
+    """Each address or network an expression computes (computed_values.py: `cidrsubnet("10.0.0.0/16",
+    8, 61)`, 10.0.61.0/24) standing inside a new network but outside its old one, where the old
+    network lands (`landings`) or in what a grow adds (`grows`), once per value with a count, as
+    `_in_file` lists (g31-gaps33: t31-33 finding 09's computed neighbour). An expression over the
+    old or the new network itself is the move's own (sweep/computed_resizes.py judges it), the new
+    network computed whole is the new network declared, and a network holding the new one is none."""
+    names = Names(data, rel, project.root)
+
+    def resolve(ref: str) -> str | None:
+        found = names(ref)
+        return found[0] if found else None
+
+    moves = [(g[0], g[1]) for g in [*grows, *landings]]
+    fmt = format_of(rel, data)
+    lines = Lines(data)
+    first: dict[str, Collision] = {}
+    for made in computed_values.values(data, resolve):
+        if any(made.base.version == net.version and made.base.subnet_of(net)  # type: ignore[arg-type]
+               for pair in moves for net in pair):
+            continue
+        value = ipaddress.ip_network(made.value)
+        if any(value.version == old.version and value.overlaps(old) for old, _ in moves):
+            continue
+        where = _computed_where(value, grows, landings)
+        if where is None:
+            continue
+        shown = str(made.value)
+        if shown in first:
+            first[shown] = replace(first[shown], count=first[shown].count + 1)
+            continue
+        line, column, text = lines.position(made.start)
+        old, why = where
+        first[shown] = Collision(rel, line, column, shown, (str(old),), False, fmt.structured, text,
+                                 swallowed=f"{why}; `{made.text}` computes it from {made.base}")
+    return sorted(first.values(), key=lambda c: (c.line, c.column))
+
+
+def _computed_where(value: IPNetwork, grows: Sequence[Grow],
+                    landings: Sequence[Grow]) -> tuple[IPNetwork, str] | None:
+    """The old network a computed value stands beside, and why (`swallowed`'s words), or None: a
+    value inside the new network (not the new network itself) where the old one lands or where a
+    grow adds to it."""
+    low, high = int(value.network_address), int(value.broadcast_address)
+    for old, new, start, end in landings:
+        if value.version == new.version and value != new and start <= low and high < end:
+            lands = f"{ipaddress.ip_address(start)}-{ipaddress.ip_address(end - 1)}"
+            return old, f"{new}, where {old} lands ({lands}), and no address of {old} moves onto it"
+    for grow in grows:
+        old, new, start, end = grow
+        if value.version == new.version and value != new \
+                and value.subnet_of(new) and (low >= end or high < start):  # type: ignore[arg-type]
+            return old, _grown(grow)
+    return None
+
+
 def _is_new_network(data: bytes, m: Match, new: IPNetwork) -> bool:
     """`10.10.0.0/23` where the move's new network is 10.10.0.0/23: the new network itself (declared
     ahead, or the move's own), no neighbour."""
@@ -333,6 +393,29 @@ def _swallowed_in_inventory(hosts: Sequence[SiteHost], grows: Sequence[Grow],
         if grow is not None:
             out.append(Collision(source, 0, 0, address, (str(grow[0]),), False, True, f"{name} {address}",
                                  f"hosts[{name}]", swallowed=_grown(grow)))
+    return out
+
+
+def _landed_in_inventory(project: LoadedProject, hosts: Sequence[SiteHost], landings: Sequence[Grow],
+                         into: dict[str, set[str]]) -> list[Collision]:
+    """An inventory host's address standing where a moved network lands, that no old value of the
+    move turns into (g31-gaps33: t31-33 finding 09's inventory twin). After the move (its commits in
+    the history) one the site file did not hold before the move's first commit is the move's own."""
+    parent = before_move(project)
+    out = []
+    for name, address, source in hosts:
+        grow = _landed(address, landings) if address not in into else None
+        if grow is None:
+            continue
+        if parent is not None and (project.root / source).is_file():
+            held = vcs_status.files_holding(project.root, parent, address)
+            if held is not None and source not in held:
+                continue
+        old, new, start, end = grow
+        lands = f"{ipaddress.ip_address(start)}-{ipaddress.ip_address(end - 1)}"
+        out.append(Collision(source, 0, 0, address, (str(old),), False, True, f"{name} {address}",
+                             f"hosts[{name}]", swallowed=f"{new}, where {old} lands ({lands}), and no "
+                                                         f"address of {old} moves onto it"))
     return out
 
 

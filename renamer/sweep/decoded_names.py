@@ -51,11 +51,16 @@ HINTS = {
 _LITERALS = (b"-----BEGIN ", b"-cert-v01@openssh.com", b"|1|", b"=hex", b"LS0tLS1CRUdJT", b"MII")
 # base64 of a PEM (`-----BEGIN` encodes to `LS0tLS1CRUdJT`) or of a DER certificate (a SEQUENCE with
 # a two-byte length: `MII`), on one line or continued on lines of base64 alone
-_WRAPPED_PEM = re.compile(rb"(?<![A-Za-z0-9+/])(?P<body>(?:LS0tLS1CRUdJT|MII)[A-Za-z0-9+/]{60,}={0,2}"
+_WRAPPED_PEM = re.compile(rb"(?<![A-Za-z0-9+/])(?P<body>(?:LS0tLS1CRUdJT|MII)[A-Za-z0-9+/]{40,}={0,2}"
                           rb"(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/]{4,}={0,2}(?=[ \t]*\r?(?:\n|$)))*)")
 _PEM = re.compile(rb"-----BEGIN (?P<label>CERTIFICATE|TRUSTED CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|"
-                  rb"NEW CERTIFICATE REQUEST)-----[^\n]*\n(?P<body>[A-Za-z0-9+/=\s]+?)"
+                  rb"NEW CERTIFICATE REQUEST)-----(?:[^\n]*\n|[ \t]+)(?P<body>[A-Za-z0-9+/=\s]+?)"
                   rb"-----END (?P=label)-----")
+# A double-quoted string (JSON, YAML, TOML, HCL, a program's literal) holding a backslash escape: a
+# PEM or base64 written with `\n` for its line breaks, or a YAML scalar continued with `\` at a line's end
+_QUOTED = re.compile(rb'"(?P<body>(?:[^"\\]|\\.)*\\(?:[nrt/]|\r?\n)(?:[^"\\]|\\.)*)"', re.S)
+_ESCAPES = re.compile(rb"\\(?:u(?P<u>[0-9A-Fa-f]{4})|(?P<c>[nrt/\\\"])|\r?\n[ \t]*)")
+_ESCAPED = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"/": b"/", b"\\": b"\\", b'"': b'"'}
 _SSH_CERT = re.compile(rb"(?P<type>[a-z0-9-]+-cert-v01@openssh\.com)[ \t]+(?P<body>[A-Za-z0-9+/]+={0,2})")
 _HASHED = re.compile(rb"(?m)^[ \t]*(?:@[A-Za-z-]+[ \t]+)?(?P<entry>\|1\|(?P<salt>[A-Za-z0-9+/]+={0,2})\|"
                      rb"(?P<mac>[A-Za-z0-9+/]+={0,2}))(?=[ \t,])")
@@ -85,6 +90,8 @@ def decoded_matches(data: bytes, matches: list[Match], hosts: Sequence[tuple[str
         found += _certificates(data, olds)
     if b"LS0tLS1CRUdJT" in data or b"MII" in data:
         found += _encoded_certificates(data, olds)
+    if b"\\" in data and (b"-----BEGIN " in data or b"LS0tLS1CRUdJT" in data or b"MII" in data):
+        found += _escaped_certificates(data, olds, found)
     if b"-cert-v01@openssh.com" in data:
         found += _ssh_certificates(data, olds)
     if b"|1|" in data:
@@ -201,6 +208,38 @@ def _encoded_certificates(data: bytes, olds: Sequence[Old]) -> list[Match]:
                 seen.add(old)
                 out.append(Match(m.start(), _line_end(data, m.start()), old, new, kind, refused=CERTIFICATE,
                                  note=f"base64 of a certificate, decoded: {note}"))
+    return out
+
+
+def _unescaped(body: bytes) -> bytes:
+    """A double-quoted string's text: its escapes decoded, a line continued with `\\` joined."""
+    def one(m: re.Match[bytes]) -> bytes:
+        if m.group("u") is not None:
+            return chr(int(m.group("u"), 16)).encode("utf-8", "replace")
+        return _ESCAPED[m.group("c")] if m.group("c") is not None else b""
+    return _ESCAPES.sub(one, body)
+
+
+def _escaped_certificates(data: bytes, olds: Sequence[Old], found: list[Match]) -> list[Match]:
+    """A certificate (PEM, base64 of a PEM or a DER one) inside a double-quoted string written with
+    escapes (`"-----BEGIN CERTIFICATE-----\\nMIIB...\\n"` of a JSON value, a YAML scalar continued
+    with `\\`), beside other text of the string or not (g31): read as the string's reader does,
+    decoded; one the readers above found already is not said twice."""
+    out = []
+    for m in _QUOTED.finditer(data):
+        body = m.group("body")
+        if b"-----BEGIN " not in body and b"LS0tLS1CRUdJT" not in body and b"MII" not in body:
+            continue
+        text = _unescaped(body)
+        named = _certificates(text, olds) if b"-----BEGIN " in text else []
+        named += _encoded_certificates(text, olds)
+        line_end = _line_end(data, m.start())
+        seen = {n.old for n in found if m.start() <= n.start <= m.end()}
+        for one in named:
+            if one.old not in seen:
+                seen.add(one.old)
+                out.append(Match(m.start("body"), line_end, one.old, one.new, one.kind, refused=CERTIFICATE,
+                                 note=f"a quoted string, its escapes decoded: {one.note}"))
     return out
 
 

@@ -62,7 +62,7 @@ class _Bad(Exception):
 def _parse(data: bytes) -> _Node:
     """The JSON document `data` with each value's offsets (strings: their contents, no quotes)."""
     def scan() -> Iterator[re.Match[bytes]]:
-        at = 0
+        at = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # Fiddler and Charles write a BOM
         while True:
             tok = _TOKEN.match(data, at)
             if tok is None:
@@ -129,7 +129,7 @@ def _parse(data: bytes) -> _Node:
 
 
 def might_be_har(data: bytes) -> bool:
-    head = data[:4096]
+    head = data[:4096]  # `"log"` opens the document
     return b'"log"' in head and b'"entries"' in data and (b'"bodySize"' in data or b'"headersSize"' in data
                                                           or b'"size"' in data)
 
@@ -170,6 +170,34 @@ def har_measures(data: bytes) -> list[Measure]:
                 text = _get(message, "postData", "text")
                 out += _sized(_get(message, "bodySize"), text, f"{where}.bodySize", "postData.text")
             out += _headers(message, where)
+    return out
+
+
+def har_base64(data: bytes) -> list[tuple[int, int, bytes, str]]:
+    """Each HAR `content.text` (or `postData.text`) declared `"encoding": "base64"`: its span, its
+    bytes decoded, and where it is (a capture of an image, a font, or a body the browser sent
+    compressed: never rewritten here, read by sweep/decoded_names.py for old values)."""
+    if not might_be_har(data) or b"base64" not in data:
+        return []
+    try:
+        root = _parse(data)
+    except (_Bad, RecursionError, UnicodeDecodeError):
+        return []
+    entries = _get(root, "log", "entries")
+    out = []
+    for index, entry in enumerate(entries.value if entries is not None and isinstance(entries.value, list)
+                                  else [], 1):
+        for path in (("response", "content"), ("request", "postData")):
+            holder = _get(entry, *path)
+            text, encoding = _get(holder, "text"), _get(holder, "encoding")
+            if text is None or encoding is None or not isinstance(text.value, str) \
+                    or str(encoding.value).lower() != "base64":
+                continue
+            try:
+                raw = base64.b64decode(text.value, validate=True)
+            except (binascii.Error, ValueError):
+                continue
+            out.append((text.start, text.end, raw, f"entry {index}'s {'.'.join(path)}.text"))
     return out
 
 

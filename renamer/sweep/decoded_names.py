@@ -31,6 +31,8 @@ import ipaddress
 import re
 from collections.abc import Sequence
 
+from renamer import web_archives
+from renamer.base64_values import ENCODED
 from renamer.occurrences import Match
 
 CERTIFICATE = "certificate"
@@ -48,7 +50,8 @@ HINTS = {
               "which regedit imports decoded; write the value anew (regedit, `reg add`) and export it "
               "again, or keep it with a keep rule"),
 }
-_LITERALS = (b"-----BEGIN ", b"-cert-v01@openssh.com", b"|1|", b"=hex", b"LS0tLS1CRUdJT", b"MII")
+_LITERALS = (b"-----BEGIN ", b"-cert-v01@openssh.com", b"|1|", b"=hex", b"LS0tLS1CRUdJT", b"MII",
+             b'"encoding"')
 # base64 of a PEM (`-----BEGIN` encodes to `LS0tLS1CRUdJT`) or of a DER certificate (a SEQUENCE with
 # a two-byte length: `MII`), on one line or continued on lines of base64 alone
 _WRAPPED_PEM = re.compile(rb"(?<![A-Za-z0-9+/])(?P<body>(?:LS0tLS1CRUdJT|MII)[A-Za-z0-9+/]{40,}={0,2}"
@@ -98,6 +101,8 @@ def decoded_matches(data: bytes, matches: list[Match], hosts: Sequence[tuple[str
         found += _hashed(data, olds)
     if b"=hex" in data:
         found += _registry(data, olds)
+    if b'"encoding"' in data:
+        found += _har_encoded(data, olds)
     if not found:
         return matches
     taken = [(m.start, m.end) for m in matches]
@@ -240,6 +245,18 @@ def _escaped_certificates(data: bytes, olds: Sequence[Old], found: list[Match]) 
                 seen.add(one.old)
                 out.append(Match(m.start("body"), line_end, one.old, one.new, one.kind, refused=CERTIFICATE,
                                  note=f"a quoted string, its escapes decoded: {one.note}"))
+    return out
+
+
+def _har_encoded(data: bytes, olds: Sequence[Old]) -> list[Match]:
+    """A HAR body kept in base64 (`"encoding": "base64"`, g31): an old value its decoded bytes spell
+    is an `encoded` residual (the capture is of what was served; its `content.size` counts the
+    decoded bytes: a new capture, not a text edit, brings it up to date)."""
+    out = []
+    for start, end, raw, where in web_archives.har_base64(data):
+        for old, new, kind in _spelled(raw, olds):
+            out.append(Match(start, min(end, _line_end(data, start)), old, new, kind, refused=ENCODED,
+                             note=f"{where} is base64 (`\"encoding\": \"base64\"`) and spells {old} decoded"))
     return out
 
 

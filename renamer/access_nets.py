@@ -26,12 +26,13 @@ import ipaddress
 import re
 from collections.abc import Iterable
 
-# An access rule's words: `allow`, `deny`, `Allow from`, iptables `-s`/`-d`, `hosts allow`, ...
+# An access rule's words: `allow`, `deny`, `Allow from`, iptables `-s`/`-d`, `hosts allow`, `Require ip`...
 ACCESS = re.compile(
     rb"(?i)(?:(?<![\w-])(?:allow|deny|permit|accept|reject|trusted[\w-]*|allowed[\w-]*|mynetworks|ignoreip"
     rb"|set_real_ip_from|allow-query|allow-recursion|allow-transfer|acl|whitelist|allowlist|source_ranges"
     rb"|sourceRanges|cidr_blocks|ipBlock|loadBalancerSourceRanges)(?![\w-])"
-    rb"|(?<![\w-])-[sd](?![\w-])|--(?:source|destination|src|dst)(?![\w-])|hosts[ \t]+(?:allow|deny))")
+    rb"|(?<![\w-])-[sd](?![\w-])|--(?:source|destination|src|dst)(?![\w-])|hosts[ \t]+(?:allow|deny)"
+    rb"|(?<![\w-])require[ \t]+(?:not[ \t]+)?ip(?![\w-]))")  # Apache 2.4's `Require ip` (g31)
 # An IPv4 network literal: a prefix length or a dotted mask.
 NET = re.compile(rb"(?<![0-9.])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){3})/(?P<len>[0-9]{1,2}(?![0-9.])"
                  rb"|[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.]))")

@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from renamer.sweep import compressed
+
 # (offset, magic) of formats a repository holds by the thousand: images, fonts, executables and
 # libraries, media, databases, documents, packs. Dense, and never a place renamer reads a name in
 # as text (an old value's plain bytes there are still found: sweep/binary_hits.py).
@@ -92,8 +94,8 @@ def dense(data: bytes) -> str | None:
         return None
     sample = data[:_SAMPLE]
     bits = entropy(sample)
-    if bits < _random_entropy(len(sample)) - _MARGIN:
-        return None
+    if bits < _random_entropy(len(sample)) - _MARGIN or compressed.kind(data) is not None:
+        return None  # not dense, or a compressed format renamer tells (and opens or names)
     return (f"binary of no format renamer knows, as dense as compressed or encrypted bytes ({bits:.2f} bits "
             "a byte): an old value inside cannot show; decompress or decrypt it and read it, or class it "
             "(a keep rule, `exclude:`)")

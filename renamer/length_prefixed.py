@@ -134,6 +134,11 @@ def hex_spans(data: bytes) -> list[Span]:
     return [span for _, chunks in _chunked_bodies(data) for span in chunks or ()]
 
 
+def chunked_bodies(data: bytes) -> list[list[Span]]:
+    """The chunks of each chunked body that lands (for a reader of the joined data)."""
+    return [chunks for _, chunks in _chunked_bodies(data) if chunks]
+
+
 def unread_chunked(data: bytes) -> list[int]:
     """Where each body declared chunked begins whose chunks do not land on their line breaks."""
     return [begin for begin, chunks in _chunked_bodies(data) if chunks is None]

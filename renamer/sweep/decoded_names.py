@@ -31,7 +31,7 @@ import ipaddress
 import re
 from collections.abc import Sequence
 
-from renamer import web_archives
+from renamer import length_prefixed, web_archives
 from renamer.base64_values import ENCODED
 from renamer.occurrences import Match
 
@@ -51,7 +51,7 @@ HINTS = {
               "again, or keep it with a keep rule"),
 }
 _LITERALS = (b"-----BEGIN ", b"-cert-v01@openssh.com", b"|1|", b"=hex", b"LS0tLS1CRUdJT", b"MII",
-             b'"encoding"')
+             b'"encoding"', b"hunked", b"HUNKED")
 # base64 of a PEM (`-----BEGIN` encodes to `LS0tLS1CRUdJT`) or of a DER certificate (a SEQUENCE with
 # a two-byte length: `MII`), on one line or continued on lines of base64 alone
 _WRAPPED_PEM = re.compile(rb"(?<![A-Za-z0-9+/])(?P<body>(?:LS0tLS1CRUdJT|MII)[A-Za-z0-9+/]{40,}={0,2}"
@@ -103,6 +103,8 @@ def decoded_matches(data: bytes, matches: list[Match], hosts: Sequence[tuple[str
         found += _registry(data, olds)
     if b'"encoding"' in data:
         found += _har_encoded(data, olds)
+    if b"hunked" in data or b"HUNKED" in data:
+        found += _split_chunks(data, olds)
     if not found:
         return matches
     taken = [(m.start, m.end) for m in matches]
@@ -245,6 +247,33 @@ def _escaped_certificates(data: bytes, olds: Sequence[Old], found: list[Match]) 
                 seen.add(one.old)
                 out.append(Match(m.start("body"), line_end, one.old, one.new, one.kind, refused=CERTIFICATE,
                                  note=f"a quoted string, its escapes decoded: {one.note}"))
+    return out
+
+
+def _split_chunks(data: bytes, olds: Sequence[Old]) -> list[Match]:
+    """An old value a chunked body spells only across a chunk's edge (`web0` | `1.lab.example`, its
+    size line between): the reader joins the chunks and reads it; no text edit knows which chunk
+    grows. A residual `split` at the chunk it starts in (g31)."""
+    out = []
+    for chunks in length_prefixed.chunked_bodies(data):
+        if len(chunks) < 2:
+            continue
+        joined = b"".join(data[begin:end] for _, _, begin, end, _ in chunks)
+        starts, at = [], 0
+        for _, _, begin, end, _ in chunks:
+            starts.append((at, at + end - begin, begin))
+            at += end - begin
+        for old, new, kind in _spelled(joined, olds):
+            needle = old.lower().encode("utf-8", "replace")
+            hit = joined.lower().find(needle)
+            while hit != -1:
+                first = next(c for c in starts if c[0] <= hit < c[1])
+                if hit + len(needle) > first[1]:  # runs over the chunk's end
+                    begin = first[2] + hit - first[0]
+                    stop = min(_line_end(data, begin), begin + first[1] - hit)
+                    out.append(Match(begin, stop, old, new, kind, refused="split", note="spelled across two "
+                                     f"chunks of a chunked body: its reader joins them into {old}"))
+                hit = joined.lower().find(needle, hit + 1)
     return out
 
 

@@ -243,3 +243,18 @@ def test_g31_a_warc_digest_renamer_cannot_compute_is_refused(repo: Repo, run: Ru
     block = b"upstream web01.lab.example;\n"
     unknown = _warc(b"resource", block, b"text/plain", (b"WARC-Block-Digest", b"blake3:" + b"A" * 52))
     _refused(repo, run, "unknown.warc", unknown, "a digest renamer cannot compute again")
+
+
+def test_g31_an_old_value_across_two_chunks_is_a_split_residual(repo: Repo, run: Run) -> None:
+    """`web01.l` | `ab.example`: no byte run spells it, the reader joins the chunks and reads it."""
+    split = (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nupstream web01.l\r\n"
+             b"13\r\nab.example:80; ok.\n\r\n0\r\n\r\n")
+    whole = _chunked(b"HTTP/1.1 200 OK", b"upstream web010.lab.example:80;\n", b"web01.\n")  # other names
+    assert _read_response(split) == b"upstream web01.lab.example:80; ok.\n"
+    root = repo({"split.http": split, "whole.http": whole}, config=CONFIG, allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert "split.http:5:10: web01.lab.example (split: spelled across two chunks" in done.stdout
+    assert "whole.http" not in done.stdout
+    assert (root / "split.http").read_bytes() == split
+    assert run(root, "verify").exit_code == 1

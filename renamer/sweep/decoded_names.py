@@ -61,7 +61,8 @@ _PEM = re.compile(rb"-----BEGIN (?P<label>CERTIFICATE|TRUSTED CERTIFICATE|X509 C
                   rb"-----END (?P=label)-----")
 # A double-quoted string (JSON, YAML, TOML, HCL, a program's literal) holding a backslash escape: a
 # PEM or base64 written with `\n` for its line breaks, or a YAML scalar continued with `\` at a line's end
-_QUOTED = re.compile(rb'"(?P<body>(?:[^"\\]|\\.)*\\(?:[nrt/]|\r?\n)(?:[^"\\]|\\.)*)"', re.S)
+_QUOTED = re.compile(rb'"(?P<body>(?:[^"\\]++|\\.)*+)"', re.S)  # possessive: linear on an unclosed quote
+_AN_ESCAPE = re.compile(rb"\\(?:[nrt/]|\r?\n)")
 _ESCAPES = re.compile(rb"\\(?:u(?P<u>[0-9A-Fa-f]{4})|(?P<c>[nrt/\\\"])|\r?\n[ \t]*)")
 _ESCAPED = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"/": b"/", b"\\": b"\\", b'"': b'"'}
 _SSH_CERT = re.compile(rb"(?P<type>[a-z0-9-]+-cert-v01@openssh\.com)[ \t]+(?P<body>[A-Za-z0-9+/]+={0,2})")
@@ -237,6 +238,8 @@ def _escaped_certificates(data: bytes, olds: Sequence[Old], found: list[Match]) 
         body = m.group("body")
         if b"-----BEGIN " not in body and b"LS0tLS1CRUdJT" not in body and b"MII" not in body:
             continue
+        if _AN_ESCAPE.search(body) is None:
+            continue  # no escape: the readers above read it as it stands
         text = _unescaped(body)
         named = _certificates(text, olds) if b"-----BEGIN " in text else []
         named += _encoded_certificates(text, olds)

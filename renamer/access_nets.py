@@ -8,12 +8,16 @@ OK while the renamed host lost its access. A full read of every file for network
 cost each repo a regex pass per file; instead the first pass (Python and native alike) asks for the
 literals such a network literal begins with: each network address holding the renamed address and
 not its new one, /8 to /31, with its slash (`10.0.0.64/`, `10.0.0.0/`: a prefix length or a
-dotted mask follows), and the old address with its slash (host bits set to it). Only a file
-holding one of those is asked `might_hold` (a network literal in an access rule's context holding
-a renamed address the rule would no longer admit), and only a file where that holds gets the full
-scan. Not read: a literal whose host bits are set to another address (`10.0.0.66/29`), which
-strict readers (nftables, ipaddress) refuse anyway; the first pass would need every such spelling.
-Pure: bytes in, answers out.
+dotted mask follows), and the old address with its slash (host bits set to it). A literal whose
+host bits are set to another address of a /24 to /31 holding the renamed one (`allow 10.0.0.66/29;`,
+which nginx, iptables and Samba read as the /29; issue 27, g31) begins with that address and its
+slash: every address of the widest such network that does not hold the new address is a literal
+too (at most 256 per renamed address). Only a file holding one of those is asked `might_hold` (a
+network literal in an access rule's context holding a renamed address the rule would no longer
+admit), and only a file where that holds gets the full scan. Not read: host bits set to another
+address of a network wider than a /24 (`10.0.3.9/16`): the first pass would need up to 2^24
+spellings; strict readers (nftables, ipaddress) refuse such a literal anyway. Pure: bytes in,
+answers out.
 """
 
 from __future__ import annotations
@@ -22,12 +26,13 @@ import ipaddress
 import re
 from collections.abc import Iterable
 
-# An access rule's words: `allow`, `deny`, `Allow from`, iptables `-s`/`-d`, `hosts allow`, ...
+# An access rule's words: `allow`, `deny`, `Allow from`, iptables `-s`/`-d`, `hosts allow`, `Require ip`...
 ACCESS = re.compile(
     rb"(?i)(?:(?<![\w-])(?:allow|deny|permit|accept|reject|trusted[\w-]*|allowed[\w-]*|mynetworks|ignoreip"
     rb"|set_real_ip_from|allow-query|allow-recursion|allow-transfer|acl|whitelist|allowlist|source_ranges"
     rb"|sourceRanges|cidr_blocks|ipBlock|loadBalancerSourceRanges)(?![\w-])"
-    rb"|(?<![\w-])-[sd](?![\w-])|--(?:source|destination|src|dst)(?![\w-])|hosts[ \t]+(?:allow|deny))")
+    rb"|(?<![\w-])-[sd](?![\w-])|--(?:source|destination|src|dst)(?![\w-])|hosts[ \t]+(?:allow|deny)"
+    rb"|(?<![\w-])require[ \t]+(?:not[ \t]+)?ip(?![\w-]))")  # Apache 2.4's `Require ip` (g31)
 # An IPv4 network literal: a prefix length or a dotted mask.
 NET = re.compile(rb"(?<![0-9.])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){3})/(?P<len>[0-9]{1,2}(?![0-9.])"
                  rb"|[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.]))")
@@ -71,6 +76,9 @@ class AccessNets:
     def __init__(self, addresses: Iterable[tuple[str, str]]) -> None:
         self._olds: list[tuple[ipaddress.IPv4Address, ipaddress.IPv4Address]] = []
         literals: set[bytes] = set()
+        # `10.0.0.`: the addresses of a /24 (or narrower) network holding a renamed address and not
+        # its new one, any of which may begin a literal with host bits set (`10.0.0.66/`)
+        self._hosts: dict[bytes, set[bytes]] = {}
         for old, new in addresses:
             try:
                 pair = (ipaddress.IPv4Address(old), ipaddress.IPv4Address(new))
@@ -82,16 +90,34 @@ class AccessNets:
                 net = ipaddress.IPv4Network(f"{old}/{length}", strict=False)
                 if pair[1] not in net:  # a network holding both admits the host as before
                     literals.add(f"{net.network_address}/".encode())
+            for length in range(24, 32):  # the widest /24 or narrower that does not hold the new one
+                net = ipaddress.IPv4Network(f"{old}/{length}", strict=False)
+                if pair[1] not in net:
+                    head = str(net.network_address).rsplit(".", 1)[0].encode() + b"."
+                    lasts = {str(host).rsplit(".", 1)[1].encode() for host in
+                             (net.network_address + i for i in range(net.num_addresses))}
+                    self._hosts.setdefault(head, set()).update(lasts)
+                    literals.update(head + last + b"/" for last in lasts)
+                    break
         self.literals = tuple(sorted(literals))
+        self._host_literal = {head: re.compile(rb"(?<![0-9.])" + re.escape(head) + rb"([0-9]{1,3})/")
+                              for head in self._hosts}
 
     def holds_literal(self, data: bytes) -> bool:
-        """Does `data` hold one of the literals (the reader's own cheap test, before it is counted)?"""
-        return any(literal in data for literal in self.literals)
+        """Does `data` hold one of the literals (the reader's own cheap test, before it is counted)?
+        A head's many host literals are one search each (`10.0.0.` then a number and a slash)."""
+        if b"/" not in data:
+            return False
+        for head, pattern in self._host_literal.items():
+            if head in data and any(m.group(1) in self._hosts[head] for m in pattern.finditer(data)):
+                return True
+        return any(literal in data for literal in self.literals if literal[:literal.rfind(b".") + 1]
+                   not in self._hosts)
 
     def might_hold(self, data: bytes) -> bool:
         """Does `data` hold a network literal in an access rule's context that holds a renamed
         address and not its new one (the rule would no longer admit the host)?"""
-        if not self._olds or b"/" not in data or not any(literal in data for literal in self.literals):
+        if not self._olds or not self.holds_literal(data):
             return False
         for found in NET.finditer(data):
             net = network_of(found)

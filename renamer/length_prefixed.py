@@ -17,6 +17,12 @@ length prefix glued to a string, found by the shape each format gives it:
   block's blank line, which must end where the message does (the file's end, a final newline an
   editor added, a blank line, a NUL, a MIME boundary, or the next message).
 
+* a body in chunked transfer encoding (issue 27, g31): after a header block saying
+  `Transfer-Encoding: chunked`, each chunk's size line (hex, `1d` or `001D`, a `;ext` kept) measures
+  the data after it, which ends with a line break; the last chunk is `0`. `hex_spans` gives those
+  sizes; `unread_chunked` the bodies declared chunked whose chunks do not land (the sweep refuses
+  an edit there: it cannot say which size line to fix).
+
 A string is one only where its declared length lands on its format's closing bytes. Bencode's
 `17:...` has no closing byte and stands inside `d...e`: no netstring. Pure: bytes in, spans out;
 sweep/file_rules.with_lengths adds the length edits.
@@ -48,30 +54,35 @@ _NEXT_MESSAGE = re.compile(rb"\r?\n?(?:[A-Z]+ [^ \r\n]+ [A-Z]+/[0-9.]+|[A-Z]+/[0
                            rb"|(?i:content-length):)")
 
 
+def _body_start(data: bytes, found: re.Match[bytes]) -> int | None:
+    """Where the body begins after the header line `found` (a line of a block of header lines, to
+    its blank line), or None where `found` stands in no header block (prose that names it)."""
+    lf, crlf = data.rfind(b"\n\n", 0, found.start()), data.rfind(b"\n\r\n", 0, found.start())
+    block = max(lf + 2 if lf != -1 else 0, crlf + 3 if crlf != -1 else 0)  # after the last blank line
+    lines = data[block:found.start()].split(b"\n")[:-1]
+    if not all(_HEADER_LINE.match(line) for line in lines):
+        return None  # prose that says Content-Length, not a header block
+    at = found.end() + 1
+    while True:  # the header lines after it, to the block's blank line
+        end = data.find(b"\n", at)
+        if end == -1:
+            return None
+        line = data[at:end]
+        if line in (b"", b"\r"):
+            return end + 1
+        if not _HEADER_LINE.match(line) and line[:1] not in (b" ", b"\t"):
+            return None
+        at = end + 1
+
+
 def _header_spans(data: bytes) -> list[Span]:
     """Each `Content-Length:` header whose number measures the body after its header block."""
     out: list[Span] = []
     for found in _CONTENT_LENGTH.finditer(data):
-        lf, crlf = data.rfind(b"\n\n", 0, found.start()), data.rfind(b"\n\r\n", 0, found.start())
-        block = max(lf + 2 if lf != -1 else 0, crlf + 3 if crlf != -1 else 0)  # after the last blank line
-        lines = data[block:found.start()].split(b"\n")[:-1]
-        if not all(_HEADER_LINE.match(line) for line in lines):
-            continue  # prose that says Content-Length, not a header block
-        at = found.end() + 1
-        while True:  # the header lines after it, to the block's blank line
-            end = data.find(b"\n", at)
-            if end == -1:
-                break
-            line = data[at:end]
-            if line in (b"", b"\r"):
-                break
-            if not _HEADER_LINE.match(line) and line[:1] not in (b" ", b"\t"):
-                end = -1
-                break
-            at = end + 1
-        if end == -1:
+        begin = _body_start(data, found)
+        if begin is None:
             continue
-        begin, length = end + 1, int(found.group("n"))
+        length = int(found.group("n"))
         stop = begin + length
         if stop > len(data):
             continue
@@ -79,6 +90,58 @@ def _header_spans(data: bytes) -> list[Span]:
         if rest in (b"", b"\n", b"\r\n") or rest.startswith(_BODY_ENDS) or _NEXT_MESSAGE.match(rest):
             out.append((found.start("n"), found.end("n"), begin, stop, length))
     return out
+
+
+_CHUNKED = re.compile(rb"(?im)^transfer-encoding:[ \t]*(?:[^\r\n]*,[ \t]*)?chunked[ \t]*\r?$")
+_CHUNK_SIZE = re.compile(rb"(?P<n>[0-9A-Fa-f]{1,8})(?:[ \t]*;[^\r\n]*)?(?P<eol>\r?\n)")
+
+
+def _chunks(data: bytes, begin: int) -> list[Span] | None:
+    """The chunks of a chunked body starting at `begin` (size digits, data, size), to the last
+    chunk `0`; None where one does not land (a size over the file, data not followed by its line
+    break, no last chunk)."""
+    out: list[Span] = []
+    at = begin
+    while True:
+        found = _CHUNK_SIZE.match(data, at)
+        if found is None:
+            return None
+        size = int(found.group("n"), 16)
+        if size == 0:
+            return out
+        start, stop = found.end(), found.end() + size
+        eol = found.group("eol")
+        if not data.startswith(eol, stop):
+            return None
+        out.append((found.start("n"), found.end("n"), start, stop, size))
+        at = stop + len(eol)
+
+
+def _chunked_bodies(data: bytes) -> list[tuple[int, list[Span] | None]]:
+    """Each body a header block declares chunked: where it begins, and its chunks (None: unread)."""
+    if b"hunked" not in data and b"HUNKED" not in data:
+        return []
+    out = []
+    for found in _CHUNKED.finditer(data):
+        begin = _body_start(data, found)
+        if begin is not None:
+            out.append((begin, _chunks(data, begin)))
+    return out
+
+
+def hex_spans(data: bytes) -> list[Span]:
+    """Each chunk of a chunked body (its size line's hex digits, the data it measures)."""
+    return [span for _, chunks in _chunked_bodies(data) for span in chunks or ()]
+
+
+def chunked_bodies(data: bytes) -> list[list[Span]]:
+    """The chunks of each chunked body that lands (for a reader of the joined data)."""
+    return [chunks for _, chunks in _chunked_bodies(data) if chunks]
+
+
+def unread_chunked(data: bytes) -> list[int]:
+    """Where each body declared chunked begins whose chunks do not land on their line breaks."""
+    return [begin for begin, chunks in _chunked_bodies(data) if chunks is None]
 
 
 def spans(data: bytes) -> list[Span]:

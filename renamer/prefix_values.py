@@ -28,6 +28,13 @@ in a current-state file, where it stands as:
   completes) "may spell" it, unless a literal number given to the format is read
   (computed_addresses.py decides those).
 
+A head wider than the moved IPv4 network (one or two octets, `10.0.` of 10.0.0.0/16 around a
+10.0.0.0/24 move; issue 27, g31) is read only where its block holds the old network and not the new
+one (a test over it, `startswith("10.0.")`, admitted the old addresses and refuses the new ones;
+one whose block holds both still admits them, so nothing changes), and only with its final dot, as
+the whole of a quoted string (`"10.0."`, `'10.'`) or before a SQL wildcard or a template
+(`LIKE '10.0.%'`, `10.0.{{`, `10.0.$`): `10.0` alone, `10.0.x` and `10.x` are versions as often.
+
 Prose is no value: `1.2.3` in a changelog sentence is left. Nothing is rewritten: whether a dotted
 decimal is a network's head or a version string only its readers know (see docs/matching.md,
 "Prefix values"). Pure: bytes in, spans out.
@@ -56,6 +63,8 @@ _DIRECTIVE = rb"%0?\d{0,2}[diusg]"
 _TEMPLATE = rb"(?:\$|\{|#\{|<[A-Za-z_])"
 # `%` alone: a SQL host wildcard (MySQL's `'app'@'10.0.48.%'`, f28 finding 19).
 _PLACE_V4 = re.compile(rb"(?:" + _WORDS + rb"|" + _DIRECTIVE + rb"|" + _TEMPLATE + rb"|%(?![0-9A-Za-z_]))")
+# After a wider head's dot: a SQL wildcard or a template (no placeholder word: `10.0.x` is a version).
+_PLACE_WIDE = re.compile(rb"(?:%|" + _TEMPLATE + rb")")
 _PLACE_RENAMED = re.compile(rb"(?:" + _WORDS + rb"|" + _DIRECTIVE + rb")")
 # A whole value: what may stand before (on its line) and after it.
 _ASSIGNED = re.compile(rb"(?:(?<![=!<>~])=|(?<![:A-Za-z0-9_])-|:|\[|,)[ \t]*$")
@@ -100,8 +109,12 @@ class Prefixes:
         alternatives: list[bytes] = []
         gates: set[bytes] = set()
         self._octet_lists: list[tuple[re.Pattern[bytes], _Move]] = []
+        wide: set[bytes] = set()
         for move in self._moves:
             if move.old.version == 4:
+                for head in _wide_heads(move):
+                    wide.add(head.encode())
+                    gates.update(head.encode() + b"." + after for after in _WIDE_AFTER)
                 found = _v4_head(move.old)
                 if found is None:
                     continue
@@ -136,6 +149,8 @@ class Prefixes:
             self._renamed.setdefault(head, []).append((old, new))
         renamed_heads = sorted(self._renamed, key=len, reverse=True)
         alternatives += [re.escape(h.encode()) for h in renamed_heads]
+        alternatives += [re.escape(h) for h in sorted(wide, key=len, reverse=True)]  # last: the longest first
+        self._wide_heads = frozenset(wide)
         self._gates = tuple(sorted(gates))
         # One of these stands in every file `might_hold` accepts (the first pass's gates).
         self.literals = tuple(sorted({*gates, *(h.encode() + b"." + p for h in renamed_heads
@@ -167,6 +182,12 @@ class Prefixes:
             move = self._move_of(head)
             if dot == b":" and "." in head:  # `192.168.2:8080`: no IPv4 head ends with a colon
                 dot, after = b"", after - 1
+            if move is None and dot == b"." and head.encode() in self._wide_heads:
+                wider = self._wide_move_of(head)
+                if wider is not None and _network_line(data, m.start()) and (
+                        _PLACE_WIDE.match(data, after) is not None or _quoted_whole(data, m.start(), after)):
+                    out.append(self._wide(m.start(), after, head + ".", wider))
+                    continue
             if move is not None:
                 placed = bool(dot) and _PLACE_V4.match(data, after) is not None
                 whole = _whole(data, m.start(), after)
@@ -200,6 +221,22 @@ class Prefixes:
                 return move  # a wider head: what completes it may land inside the moved network
         return None
 
+    def _wide_move_of(self, head: str) -> _Move | None:
+        """The IPv4 move whose old network the block `head` spells holds, and not its new one."""
+        block = _block(head, 4)
+        if block is None:
+            return None
+        return next((move for move in self._moves if move.old.version == 4 and move.old.subnet_of(block)  # type: ignore[arg-type]
+                     and not move.new.subnet_of(block)), None)  # type: ignore[arg-type]
+
+    def _wide(self, start: int, end: int, text: str, move: _Move) -> Head:
+        block = _block(text.rstrip("."), 4)
+        note = (f"`{text}` spells the leading octets of {block}, which holds the moved network {move.old} "
+                f"and not the new {move.new}: a test or a template over it (`startswith(\"{text}\")`, "
+                f"`LIKE '{text}%'`, `{text}{{{{ x }}}}`) admitted the old network's addresses and no longer "
+                "admits the new ones")
+        return Head(start, end, text, str(move.old), str(move.new), "network", note)
+
     def _head(self, start: int, end: int, text: str, move: _Move, placed: bool,
               listed: bool = False, access: bool = False) -> Head:
         new = _new_head(text, move)
@@ -219,6 +256,29 @@ class Prefixes:
                 f"what completes it into an address (`{{{{ base }}}}.5`, `format(\"%s.5\", var.base)`, "
                 f"`${{BASE}}.5`, a join, a loop) makes an old address")
         return Head(start, end, text, str(move.old), str(move.new), "network", note)
+
+
+# What follows a wider head's dot in every file `might_hold` reads it in (a quote, a wildcard, a template).
+_WIDE_AFTER = (b'"', b"'", b"%", b"{", b"$", b"#{", b"<")
+
+
+def _wide_heads(move: _Move) -> list[str]:
+    """The one- and two-octet heads wider than `move`'s old network whose block holds it and not
+    the new one: `10.0` and `10` of 10.0.0.0/24 -> 192.168.5.0/24, only `10.0` of -> 10.1.0.0/24."""
+    out = []
+    for octets in (1, 2):
+        if 8 * octets >= move.old.prefixlen:
+            break
+        block = ipaddress.IPv4Network(f"{move.old.network_address}/{8 * octets}", strict=False)
+        if not move.new.subnet_of(block):  # type: ignore[arg-type]
+            out.append(".".join(str(block.network_address).split(".")[:octets]))
+    return out
+
+
+def _quoted_whole(data: bytes, start: int, end: int) -> bool:
+    """Is [start, end) the whole of a quoted string (`"10.0."`, `'10.'`)?"""
+    before = data[start - 1:start] if start else b""
+    return before in (b'"', b"'") and data[end:end + 1] == before
 
 
 def _v4_head(net: ipaddress.IPv4Network | ipaddress.IPv6Network) -> tuple[str, int, int] | None:

@@ -38,7 +38,26 @@ def test_what_no_rule_around_a_renamed_address_is_left(text: bytes) -> None:
 
 def test_the_literals_are_few_and_ipv6_renames_have_none() -> None:
     nets = AccessNets([("10.0.0.70", "10.0.2.70"), ("fd00::5", "fd00::6")])
-    # the networks holding 10.0.0.70 and not 10.0.2.70 (/23 to /31), and the old address itself
-    assert nets.literals == (b"10.0.0.0/", b"10.0.0.64/", b"10.0.0.68/", b"10.0.0.70/")
+    # the networks holding 10.0.0.70 and not 10.0.2.70 (/23 to /31), the old address itself, and
+    # every address of the widest /24-or-narrower of them (host bits set to another address, g31)
+    assert set(nets.literals) == {b"10.0.0.0/", b"10.0.0.64/", b"10.0.0.68/", b"10.0.0.70/"} | {
+        b"10.0.0.%d/" % i for i in range(256)}
+    assert len(nets.literals) == 256
     found = NET.search(b"hosts allow = 10.0.0.64/255.255.255.248\n")
     assert found is not None and str(network_of(found)) == "10.0.0.64/29"
+
+
+def test_g31_host_bits_set_to_any_other_address_of_a_narrow_network_begin_with_a_literal() -> None:
+    """`allow 10.0.0.66/29;`: for every /24 to /31 holding the renamed address and not its new one,
+    every address of it with the length or the mask is asked for (and only those: a /25 whose new
+    address lies in the other half gives 128)."""
+    nets = AccessNets([("172.16.5.70", "192.168.9.70")])
+    for length in range(24, 32):
+        net = ipaddress.IPv4Network(f"172.16.5.70/{length}", strict=False)
+        for host in (net.network_address + i for i in range(net.num_addresses)):
+            for text in (f"{host}/{length}", f"{host}/{net.netmask}"):
+                assert nets.might_hold(f"allow {text};\n".encode()), text
+    half = AccessNets([("10.0.0.70", "10.0.0.200")])  # the /24 holds both: the /25 is the widest
+    assert len([lit for lit in half.literals if lit.startswith(b"10.0.0.")]) == 128
+    assert half.might_hold(b"allow 10.0.0.1/25;\n") and not half.might_hold(b"allow 10.0.0.129/25;\n")
+    assert not nets.might_hold(b"allow 172.16.6.1/24;\n")  # another network

@@ -31,6 +31,8 @@ import ipaddress
 import re
 from collections.abc import Sequence
 
+from renamer import length_prefixed, web_archives
+from renamer.base64_values import ENCODED
 from renamer.occurrences import Match
 
 CERTIFICATE = "certificate"
@@ -48,14 +50,21 @@ HINTS = {
               "which regedit imports decoded; write the value anew (regedit, `reg add`) and export it "
               "again, or keep it with a keep rule"),
 }
-_LITERALS = (b"-----BEGIN ", b"-cert-v01@openssh.com", b"|1|", b"=hex", b"LS0tLS1CRUdJT", b"MII")
+_LITERALS = (b"-----BEGIN ", b"-cert-v01@openssh.com", b"|1|", b"=hex", b"LS0tLS1CRUdJT", b"MII",
+             b'"encoding"', b"hunked", b"HUNKED")
 # base64 of a PEM (`-----BEGIN` encodes to `LS0tLS1CRUdJT`) or of a DER certificate (a SEQUENCE with
 # a two-byte length: `MII`), on one line or continued on lines of base64 alone
-_WRAPPED_PEM = re.compile(rb"(?<![A-Za-z0-9+/])(?P<body>(?:LS0tLS1CRUdJT|MII)[A-Za-z0-9+/]{60,}={0,2}"
+_WRAPPED_PEM = re.compile(rb"(?<![A-Za-z0-9+/])(?P<body>(?:LS0tLS1CRUdJT|MII)[A-Za-z0-9+/]{40,}={0,2}"
                           rb"(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/]{4,}={0,2}(?=[ \t]*\r?(?:\n|$)))*)")
 _PEM = re.compile(rb"-----BEGIN (?P<label>CERTIFICATE|TRUSTED CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|"
-                  rb"NEW CERTIFICATE REQUEST)-----[^\n]*\n(?P<body>[A-Za-z0-9+/=\s]+?)"
+                  rb"NEW CERTIFICATE REQUEST)-----(?:[^\n]*\n|[ \t]+)(?P<body>[A-Za-z0-9+/=\s]+?)"
                   rb"-----END (?P=label)-----")
+# A double-quoted string (JSON, YAML, TOML, HCL, a program's literal) holding a backslash escape: a
+# PEM or base64 written with `\n` for its line breaks, or a YAML scalar continued with `\` at a line's end
+_QUOTED = re.compile(rb'"(?P<body>(?:[^"\\]++|\\.)*+)"', re.S)  # possessive: linear on an unclosed quote
+_AN_ESCAPE = re.compile(rb"\\(?:[nrt/]|\r?\n)")
+_ESCAPES = re.compile(rb"\\(?:u(?P<u>[0-9A-Fa-f]{4})|(?P<c>[nrt/\\\"])|\r?\n[ \t]*)")
+_ESCAPED = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"/": b"/", b"\\": b"\\", b'"': b'"'}
 _SSH_CERT = re.compile(rb"(?P<type>[a-z0-9-]+-cert-v01@openssh\.com)[ \t]+(?P<body>[A-Za-z0-9+/]+={0,2})")
 _HASHED = re.compile(rb"(?m)^[ \t]*(?:@[A-Za-z-]+[ \t]+)?(?P<entry>\|1\|(?P<salt>[A-Za-z0-9+/]+={0,2})\|"
                      rb"(?P<mac>[A-Za-z0-9+/]+={0,2}))(?=[ \t,])")
@@ -85,12 +94,18 @@ def decoded_matches(data: bytes, matches: list[Match], hosts: Sequence[tuple[str
         found += _certificates(data, olds)
     if b"LS0tLS1CRUdJT" in data or b"MII" in data:
         found += _encoded_certificates(data, olds)
+    if b"\\" in data and (b"-----BEGIN " in data or b"LS0tLS1CRUdJT" in data or b"MII" in data):
+        found += _escaped_certificates(data, olds, found)
     if b"-cert-v01@openssh.com" in data:
         found += _ssh_certificates(data, olds)
     if b"|1|" in data:
         found += _hashed(data, olds)
     if b"=hex" in data:
         found += _registry(data, olds)
+    if b'"encoding"' in data:
+        found += _har_encoded(data, olds)
+    if b"hunked" in data or b"HUNKED" in data:
+        found += _split_chunks(data, olds)
     if not found:
         return matches
     taken = [(m.start, m.end) for m in matches]
@@ -201,6 +216,79 @@ def _encoded_certificates(data: bytes, olds: Sequence[Old]) -> list[Match]:
                 seen.add(old)
                 out.append(Match(m.start(), _line_end(data, m.start()), old, new, kind, refused=CERTIFICATE,
                                  note=f"base64 of a certificate, decoded: {note}"))
+    return out
+
+
+def _unescaped(body: bytes) -> bytes:
+    """A double-quoted string's text: its escapes decoded, a line continued with `\\` joined."""
+    def one(m: re.Match[bytes]) -> bytes:
+        if m.group("u") is not None:
+            return chr(int(m.group("u"), 16)).encode("utf-8", "replace")
+        return _ESCAPED[m.group("c")] if m.group("c") is not None else b""
+    return _ESCAPES.sub(one, body)
+
+
+def _escaped_certificates(data: bytes, olds: Sequence[Old], found: list[Match]) -> list[Match]:
+    """A certificate (PEM, base64 of a PEM or a DER one) inside a double-quoted string written with
+    escapes (`"-----BEGIN CERTIFICATE-----\\nMIIB...\\n"` of a JSON value, a YAML scalar continued
+    with `\\`), beside other text of the string or not (g31): read as the string's reader does,
+    decoded; one the readers above found already is not said twice."""
+    out = []
+    for m in _QUOTED.finditer(data):
+        body = m.group("body")
+        if b"-----BEGIN " not in body and b"LS0tLS1CRUdJT" not in body and b"MII" not in body:
+            continue
+        if _AN_ESCAPE.search(body) is None:
+            continue  # no escape: the readers above read it as it stands
+        text = _unescaped(body)
+        named = _certificates(text, olds) if b"-----BEGIN " in text else []
+        named += _encoded_certificates(text, olds)
+        line_end = _line_end(data, m.start())
+        seen = {n.old for n in found if m.start() <= n.start <= m.end()}
+        for one in named:
+            if one.old not in seen:
+                seen.add(one.old)
+                out.append(Match(m.start("body"), line_end, one.old, one.new, one.kind, refused=CERTIFICATE,
+                                 note=f"a quoted string, its escapes decoded: {one.note}"))
+    return out
+
+
+def _split_chunks(data: bytes, olds: Sequence[Old]) -> list[Match]:
+    """An old value a chunked body spells only across a chunk's edge (`web0` | `1.lab.example`, its
+    size line between): the reader joins the chunks and reads it; no text edit knows which chunk
+    grows. A residual `split` at the chunk it starts in (g31)."""
+    out = []
+    for chunks in length_prefixed.chunked_bodies(data):
+        if len(chunks) < 2:
+            continue
+        joined = b"".join(data[begin:end] for _, _, begin, end, _ in chunks)
+        starts, at = [], 0
+        for _, _, begin, end, _ in chunks:
+            starts.append((at, at + end - begin, begin))
+            at += end - begin
+        for old, new, kind in _spelled(joined, olds):
+            needle = old.lower().encode("utf-8", "replace")
+            hit = joined.lower().find(needle)
+            while hit != -1:
+                first = next(c for c in starts if c[0] <= hit < c[1])
+                if hit + len(needle) > first[1]:  # runs over the chunk's end
+                    begin = first[2] + hit - first[0]
+                    stop = min(_line_end(data, begin), begin + first[1] - hit)
+                    out.append(Match(begin, stop, old, new, kind, refused="split", note="spelled across two "
+                                     f"chunks of a chunked body: its reader joins them into {old}"))
+                hit = joined.lower().find(needle, hit + 1)
+    return out
+
+
+def _har_encoded(data: bytes, olds: Sequence[Old]) -> list[Match]:
+    """A HAR body kept in base64 (`"encoding": "base64"`, g31): an old value its decoded bytes spell
+    is an `encoded` residual (the capture is of what was served; its `content.size` counts the
+    decoded bytes: a new capture, not a text edit, brings it up to date)."""
+    out = []
+    for start, end, raw, where in web_archives.har_base64(data):
+        for old, new, kind in _spelled(raw, olds):
+            out.append(Match(start, min(end, _line_end(data, start)), old, new, kind, refused=ENCODED,
+                             note=f"{where} is base64 (`\"encoding\": \"base64\"`) and spells {old} decoded"))
     return out
 
 

@@ -23,7 +23,7 @@ from renamer.forked import available_cores, can_fork, fork_map
 from renamer.formats.markdown import is_markdown
 from renamer.near_miss import FOLD_AND_BARE, fold_and_bare
 from renamer.project import LoadedProject
-from renamer.sweep import compressed, decoded_names, unread_content
+from renamer.sweep import compressed, decoded_names, dense_bytes, unread_content
 from renamer.sweep.anchors import anchor_literals
 from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
 from renamer.sweep.model import FileResult
@@ -145,7 +145,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                     sealed = encrypted_kind(data)
                     if sealed is not None and project.classifier.classify(rel).status == CURRENT:
                         out.encrypted.append((rel, sealed))
-                elif data[:1] in _UNREAD_STARTS or b"-----BEGIN " in data[:4096]:
+                elif (data[:1] in _UNREAD_STARTS or b"-----BEGIN " in data[:4096]
+                      or dense_bytes.might_be(data)):  # brotli, raw LZMA2, a cipher text (g31)
                     # git-crypt, age, gpg, an LFS pointer, zstd: never read (sweep/unread_content.py)
                     _unread(project, rel, data, out)
                 # A BOM, or NULs with an old value in UTF-16/32 code units (no BOM, or in a binary

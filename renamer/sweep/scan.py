@@ -69,7 +69,13 @@ from renamer.sweep.computed_resizes import resized_matches
 from renamer.sweep.content import classify_bytes, read_content, read_scanned
 from renamer.sweep.data_records import might_hold as might_hold_records
 from renamer.sweep.data_records import record_owner_matches, with_serials
-from renamer.sweep.file_rules import submodule_paths_refused, with_lengths, with_serial
+from renamer.sweep.file_rules import (
+    measured_problem,
+    submodule_paths_refused,
+    with_digests,
+    with_lengths,
+    with_serial,
+)
 from renamer.sweep.formatted_names import formatted_matches
 from renamer.sweep.function_calls import helm_call_matches, imported_call_matches
 from renamer.sweep.helm_tails import held_lines, helm_matches
@@ -856,6 +862,8 @@ class FileScanner:
             edits, serial = with_serial(fmt, data, edits)
             edits = with_serials(rel, data, edits)  # a role's zone list's `serial:`
             edits = with_lengths(data, edits)
+            edits, measured = with_digests(data, edits)  # a WARC record's digests (g31)
+            refused = refused or measured or measured_problem(data, edits)
         digest = hashlib.sha1(data).hexdigest() if edits else ""
         return FileResult(rel, content.kind, status, tuple(path_refs + refs), tuple(edits),
                           new_path, tuple(near), digest, content.mode, refused, serial)

@@ -14,7 +14,8 @@ Each is told by its own bytes (never by its name alone):
 * content elsewhere (the "Not read" list): a Git LFS pointer (`version https://git-lfs...`), a
   git-annex link into `.git/annex/objects` (its content absent, or present and spelling an old
   value: the sweep never writes through a link), a compressed file renamer does not open or that
-  does not decompress whole (sweep/compressed.py).
+  does not decompress whole (sweep/compressed.py), binary content of no known format as dense as
+  compressed or encrypted bytes (sweep/dense_bytes.py: brotli, raw LZMA2, `openssl enc -nosalt`).
 
 What cannot be read may hold an old value: each is listed and `verify --strict` fails on it, until
 it is read by hand and classed (a keep rule, `exclude:`) or its content is fetched.
@@ -26,7 +27,7 @@ import os
 from collections.abc import Callable
 
 from renamer.match import Matcher
-from renamer.sweep import compressed
+from renamer.sweep import compressed, dense_bytes
 
 _GIT_CRYPT = b"\x00GITCRYPT\x00"
 _AGE = b"age-encryption.org/v1\n"
@@ -159,7 +160,9 @@ def unreadable(data: bytes, limit: int) -> tuple[str, str] | None:
             return "encrypted", str(err)
         except compressed.Unopened as err:
             return "unread", str(err)
-    return None
+        return None
+    opaque = dense_bytes.dense(data)  # brotli, raw LZMA2, a headerless cipher text (g31)
+    return ("unread", opaque) if opaque is not None else None
 
 
 def first_old(matcher: Matcher, data: bytes) -> str | None:

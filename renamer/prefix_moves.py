@@ -284,7 +284,10 @@ _QUAD = re.compile(rb"(?<![A-Za-z0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!
 # `subnet_bits`) and `plen` are length keys too, and `=>` (Puppet, PHP, Perl, Ruby) assigns as `:` and `=`
 # do (t29-33, findings 04, 13, 22: the address moved, the length stayed, no residual).
 _SEP = length_keys.SEP
-_LENGTH_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?(?:" + length_keys.COMPOUND
+# A family word before the key (SaltStack's `ipv6netmask`, `ipv6prefixlen`, `ipv6ipaddr`; `ipv6_netmask`,
+# `ip6_prefix`: t32-33 finding 22): the same key, of that family.
+_FAMILY = rb"(?:(?:ipv6|ipv4|ip6|ip4|inet6|inet)[_-]?)?"
+_LENGTH_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?" + _FAMILY + rb"(?:" + length_keys.COMPOUND
                          + rb"|prefix|cidr|netmask|mask|plen|subnet[_-]?mask)"
                          rb"(?:[_-]?(?:ipv6|ipv4|v6|v4|6|4))?(?![0-9])"
                          rb"[\"']?[ \t]*" + _SEP + rb"?[ \t]*[\"']?([0-9]{1,3})(?![0-9.A-Za-z_])")
@@ -295,8 +298,10 @@ _XML_LENGTH_KEY = re.compile(rb"(?i)<(?:(?:" + length_keys.COMPOUND + rb"|plen)(
                              rb"subnet(?:v6)?|prefix(?:[_-]?len(?:gth)?)?|prefixlength|cidr|netmask|"
                              rb"mask(?:[_-]?len(?:gth)?)?|subnet[_-]?mask)>[ \t]*([0-9]{1,3})[ \t]*</")
 # A key whose value is an address of the stanza's network (not a gateway's, a resolver's).
-_ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?:?[\"']?(?:ip|ipv4|ipv6|ipaddr|ip[_-]?address"
-                          rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)(?:[_-]?(?:v6|v4|6|4))?[\"']?"
+_ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?:?[\"']?" + _FAMILY
+                          + rb"(?:ip|ipv4|ipv6|ipaddr|ip[_-]?address"
+                          rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)"
+                          rb"(?:[_-]?(?:v6|v4|6|4))?[\"']?"
                           rb"(?:[ \t]*[:=]|[ \t]+[0-9])"
                           # OpenWrt's UCI: `option ipaddr '10.9.0.1'`, a route's `option target '10.5.0.0'`
                           rb"|^[ \t]*option[ \t]+(?:ipaddr|ip6addr|target)[ \t]+[\"']?[0-9]"

@@ -965,10 +965,12 @@ class Matcher:
         added = [Match(h.start, h.end, h.old, h.new, "network", refused=h.refused, note=h.note) for h in hits
                  if not _overlaps(matches, starts, h.start, h.end)]
         out = sorted([*matches, *added], key=lambda m: m.start) if added else matches
-        # pasted ipcalc output of a resized network: every value in it is the length's (t31-33 11)
+        # pasted ipcalc output of a resized network: every value in it is the length's (t31-33 11);
+        # an address a shrink leaves outside there (HostMax) is the block's too: no host uses it (t32-33 07)
         for start, end, note in near_lengths.ipcalc_blocks(data, [(m.old, m.new) for m in self._moves]):
             out = [replace(m, new=m.old, refused=prefix_moves.MASK, note=note)
-                   if start <= m.start < end and m.refused is None and m.kept is None else m for m in out]
+                   if start <= m.start < end and m.refused in (None, prefix_moves.OUTSIDE) and m.kept is None
+                   else m for m in out]
         return out
 
     def match_at(self, data: bytes, pos: int) -> Match | None:

@@ -284,7 +284,10 @@ _QUAD = re.compile(rb"(?<![A-Za-z0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!
 # `subnet_bits`) and `plen` are length keys too, and `=>` (Puppet, PHP, Perl, Ruby) assigns as `:` and `=`
 # do (t29-33, findings 04, 13, 22: the address moved, the length stayed, no residual).
 _SEP = length_keys.SEP
-_LENGTH_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?(?:" + length_keys.COMPOUND
+# A family word before the key (SaltStack's `ipv6netmask`, `ipv6prefixlen`, `ipv6ipaddr`; `ipv6_netmask`,
+# `ip6_prefix`: t32-33 finding 22): the same key, of that family.
+_FAMILY = rb"(?:(?:ipv6|ipv4|ip6|ip4|inet6|inet)[_-]?)?"
+_LENGTH_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?" + _FAMILY + rb"(?:" + length_keys.COMPOUND
                          + rb"|prefix|cidr|netmask|mask|plen|subnet[_-]?mask)"
                          rb"(?:[_-]?(?:ipv6|ipv4|v6|v4|6|4))?(?![0-9])"
                          rb"[\"']?[ \t]*" + _SEP + rb"?[ \t]*[\"']?([0-9]{1,3})(?![0-9.A-Za-z_])")
@@ -295,8 +298,10 @@ _XML_LENGTH_KEY = re.compile(rb"(?i)<(?:(?:" + length_keys.COMPOUND + rb"|plen)(
                              rb"subnet(?:v6)?|prefix(?:[_-]?len(?:gth)?)?|prefixlength|cidr|netmask|"
                              rb"mask(?:[_-]?len(?:gth)?)?|subnet[_-]?mask)>[ \t]*([0-9]{1,3})[ \t]*</")
 # A key whose value is an address of the stanza's network (not a gateway's, a resolver's).
-_ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?:?[\"']?(?:ip|ipv4|ipv6|ipaddr|ip[_-]?address"
-                          rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)(?:[_-]?(?:v6|v4|6|4))?[\"']?"
+_ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?:?[\"']?" + _FAMILY
+                          + rb"(?:ip|ipv4|ipv6|ipaddr|ip[_-]?address"
+                          rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)"
+                          rb"(?:[_-]?(?:v6|v4|6|4))?[\"']?"
                           rb"(?:[ \t]*[:=]|[ \t]+[0-9])"
                           # OpenWrt's UCI: `option ipaddr '10.9.0.1'`, a route's `option target '10.5.0.0'`
                           rb"|^[ \t]*option[ \t]+(?:ipaddr|ip6addr|target)[ \t]+[\"']?[0-9]"
@@ -413,7 +418,29 @@ class _Stanzas:
         if last - first + 1 > _STANZA_LINES:
             return None
         head = self.span(header) if header is not None else None
-        return [self.span(i) for i in range(first, last + 1)], head
+        return [self.span(i) for i in self._own_lines(first, last, own, index)], head
+
+    def _own_lines(self, first: int, last: int, own: int, index: int) -> list[int]:
+        """The lines first..last less those of a YAML list of mappings nested deeper than `own`
+        (cloud-init's `routes: - network: .. netmask: ..` under a subnet): a nested item is a stanza
+        of its own, its mask and address no key of the lines around it (t32-33 finding 15)."""
+        out = []
+        skip: int | None = None  # the key indentation of the nested item being skipped
+        for i in range(first, last + 1):
+            indent = self._line(i)[0]
+            if skip is not None and indent >= skip and i != index:
+                continue
+            skip = None
+            if i != index and indent > own and self._mapping_item(i):
+                skip = indent
+                continue
+            out.append(i)
+        return out
+
+    def _mapping_item(self, index: int) -> bool:
+        s, e = self.span(index)
+        return re.match(rb"[ \t]*(?:-[ \t]+)+[\"']?[A-Za-z_][\w.-]*[\"']?[ \t]*:(?:[ \t]|$)",
+                        self.data[s:e]) is not None
 
     def _first(self, index: int, own: int) -> tuple[int, int | None]:
         walked = []
@@ -534,7 +561,8 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
     seen: set[int] = set()
     named = _NAMED_LENGTH_KEY.finditer(data) if any(w in data for w in _WORD_TAILS) else ()
     xml = _XML_LENGTH_KEY.finditer(data) if b"</" in data else ()
-    for x in [*_LENGTH_KEY.finditer(data), *named, *xml]:
+    indexed = _INDEXED_VALUE.finditer(data) if b"=" in data else ()  # ifcfg's `PREFIX0=24` (t32-33 15)
+    for x in [*_LENGTH_KEY.finditer(data), *named, *xml, *indexed]:
         length = int(x.group(1))
         if not any(m.old.prefixlen == length for m in resized) or x.start(1) in seen:
             continue
@@ -801,7 +829,7 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
         return LengthHit(start, end, text, new, note=f"the length of {owner}'s network on its line, "
                          f"{move.old}, which becomes {move.new}")
     key = data[line_start:start]
-    paired = _paired(data, line_start, found, text)
+    paired = _paired(data, line_start, found, text) or _indexed(data, line_start, found)
     if paired is not None:  # `lan_cidr: 24` beside `lan_network: 10.9.0.0`: the key of its name
         move = _move_of(paired, moves)
         new = new_of(move) if move is not None else None
@@ -913,6 +941,28 @@ def _paired(data: bytes, line_start: int, found: _Found, text: str = "") -> str 
     kin = (prefix_spellings.owners_of_family(family, addresses) if len(addresses) > 1
            else [t for t, _ in addresses])
     return kin[0] if len(kin) == 1 else None
+
+
+_INDEXED_LENGTH = re.compile(rb"[ \t]*(?:export[ \t]+)?[\"']?(?i:netmask|prefix|mask)([0-9]{1,3})[\"']?"
+                             rb"[ \t]*=")
+
+# Its number (`PREFIX0=24`): a length only where `_indexed` finds the address of its number.
+_INDEXED_VALUE = re.compile(rb"(?im)^[ \t]*(?:export[ \t]+)?[\"']?(?:netmask|prefix)[0-9]{1,3}[\"']?"
+                            rb"[ \t]*=[ \t]*[\"']?([0-9]{1,3})(?![0-9.A-Za-z_])")
+
+
+def _indexed(data: bytes, line_start: int, found: _Found) -> str | None:
+    """RHEL's ifcfg and route-ethN numbered keys: `NETMASK0` (`PREFIX1`) is the length of the address
+    of `ADDRESS0` (`IPADDR1`) of the same number in its stanza (t32-33 finding 15: a route's
+    `NETMASK0` of `ADDRESS0=10.0.49.0` was a residual beside `GATEWAY0=10.0.48.2`)."""
+    key = _INDEXED_LENGTH.match(data, line_start)
+    if key is None:
+        return None
+    stanza = found.stanzas.around(line_start)
+    spans = stanza[0] if stanza is not None else [_line_span(data, line_start)]
+    own = re.compile(rb"[ \t]*(?:export[ \t]+)?[\"']?(?i:address|ipaddr)" + key.group(1) + rb"[\"']?[ \t]*=")
+    addresses = [t for s, e in spans if own.match(data, s) for _, _, t in found.within(s, e)]
+    return addresses[0] if len(addresses) == 1 else None
 
 
 _PAIRED_LINES = 2000  # a file longer than this is a dump: a key's pair is looked for in its stanza only

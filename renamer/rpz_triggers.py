@@ -10,6 +10,13 @@ A trigger inside a moved network (`renames.networks`, any length change or none)
 its offset: the moved network itself becomes the new one (`22.0.60.0.10.rpz-ip` under `10.0.48.0/24:
 10.0.60.0/22`), a longer one keeps its own length. One a shrink leaves outside the new network is
 refused `outside-prefix`; one wider than the moved network is left (it names more than the move).
+
+An owner written relative to an `$ORIGIN` that holds the `rpz-ip` label (`$ORIGIN rpz-ip.rpz.local.`
+then `24.0.48.0.10 CNAME .`; t32-33 finding 14) is the same trigger: its labels and the origin's
+before `rpz-ip` are read together. Its owner is rewritten where the new spelling keeps the origin's
+labels (`22.0.60.0.10`); where the move would change a label the `$ORIGIN` holds (`$ORIGIN
+48.0.10.rpz-ip.rpz.local.` then `24.0`), it is a `reverse-zone` residual: the origin is not the
+trigger's alone.
 """
 
 from __future__ import annotations
@@ -20,11 +27,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from renamer.names import IPNetwork
-from renamer.prefix_moves import OUTSIDE, PrefixMove
+from renamer.prefix_moves import OUTSIDE, ZONE, PrefixMove
 
 NEEDLE = b"rpz-"
 _TRIGGER = re.compile(rb"(?<![A-Za-z0-9_.-])([0-9]{1,3})\.((?:[0-9A-Fa-fZz]{1,4}\.){1,8})"
                       rb"(rpz-(?:ip|client-ip|nsip))(?![A-Za-z0-9_-])")
+_KIND = re.compile(r"(?i)rpz-(?:ip|client-ip|nsip)")
+_LABEL = re.compile(r"[0-9A-Fa-fZz]{1,4}")
+# A zone file line: `$ORIGIN name`, or an owner name in the first column.
+_ORIGIN = re.compile(rb"(?im)^\$ORIGIN[ \t]+([^ \t\r\n;]+)")
+_OWNER = re.compile(rb"(?m)^([^ \t\r\n;$@()\"][^ \t\r\n;()\"]*)")
 
 
 @dataclass(frozen=True)
@@ -82,6 +94,7 @@ def triggers(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[Trigger]:
     """Each RPZ IP trigger of a moved network, its new spelling or why it is refused."""
     if NEEDLE not in data and b"RPZ-" not in data:
         return
+    yield from _relative(data, moves)
     for x in _TRIGGER.finditer(data):
         labels = x.group(2).decode("ascii").rstrip(".").split(".")
         net = parse(x.group(1).decode("ascii"), labels)
@@ -103,3 +116,64 @@ def triggers(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[Trigger]:
         new = f"{spell(lands)}.{x.group(3).decode('ascii')}"
         yield Trigger(x.start(), x.end(), old, new, None,
                       f"an RPZ trigger for {net} ({move.old} -> {move.new})")
+
+
+def _origins(data: bytes) -> list[tuple[int, list[str], str]]:
+    """(where it starts, labels before the rpz label, the rpz label) of each `$ORIGIN` whose name
+    holds `rpz-ip` (`rpz-client-ip`, `rpz-nsip`); one without it closes the one before."""
+    out: list[tuple[int, list[str], str]] = []
+    current: list[str] = []
+    for x in _ORIGIN.finditer(data):
+        name = x.group(1).decode("ascii", "replace")
+        labels = [label for label in name.rstrip(".").split(".") if label]
+        current = labels if name.endswith(".") else [*labels, *current]
+        at = next((i for i, label in enumerate(current) if _KIND.fullmatch(label)), None)
+        out.append((x.end(), current[:at] if at is not None else [],
+                    current[at].lower() if at is not None else ""))
+    return out
+
+
+def _relative(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[Trigger]:
+    """Each trigger whose owner name is written relative to an `$ORIGIN` holding `rpz-ip`."""
+    if b"$ORIGIN" not in data.upper():
+        return
+    origins = _origins(data)
+    for i, (begin, tail, kind) in enumerate(origins):
+        if not kind:
+            continue
+        stop = origins[i + 1][0] if i + 1 < len(origins) else len(data)
+        for x in _OWNER.finditer(data, begin, stop):
+            owner = x.group(1).decode("ascii", "replace")
+            if owner.endswith(".") or _KIND.search(owner):
+                continue  # absolute, or a trigger `triggers` reads itself
+            mine = owner.split(".")
+            if len(mine) < 1 or not all(_LABEL.fullmatch(label) for label in mine[1:]) \
+                    or not mine[0].isdigit():
+                continue
+            net = parse(mine[0], [*mine[1:], *tail])
+            if net is None:
+                continue
+            move = next((m for m in moves if m.old.version == net.version
+                         and net.subnet_of(m.old)), None)  # type: ignore[arg-type]
+            if move is None:
+                continue
+            whole = ".".join([*mine, *tail, kind])
+            lands = _moved(net, move)
+            if lands is None:
+                yield Trigger(x.start(1), x.end(1), owner, owner, OUTSIDE,
+                              f"the RPZ trigger {owner} under $ORIGIN {'.'.join([*tail, kind])} ({whole}; "
+                              f"{net}; {move.old} -> {move.new}): decide the policy by hand")
+                continue
+            if lands == net:
+                continue
+            labels = spell(lands).split(".")
+            if tail and labels[len(labels) - len(tail):] != tail:
+                yield Trigger(x.start(1), x.end(1), owner, owner, ZONE,
+                              f"the RPZ trigger {owner} under $ORIGIN {'.'.join([*tail, kind])} ({net}) "
+                              f"becomes {spell(lands)}.{kind} under {move.old} -> {move.new}, which changes "
+                              "labels the $ORIGIN holds: rewrite the owner and its origin by hand")
+                continue
+            new = ".".join(labels[:len(labels) - len(tail)])
+            yield Trigger(x.start(1), x.end(1), owner, new, None,
+                          f"an RPZ trigger for {net} under $ORIGIN {'.'.join([*tail, kind])} "
+                          f"({move.old} -> {move.new})")

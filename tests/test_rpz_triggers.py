@@ -32,3 +32,12 @@ def test_triggers_in_text() -> None:
     found = list(triggers(b"24.0.48.0.10.rpz-ip CNAME .\n32.200.48.0.10.rpz-nsip CNAME .\n", [move]))
     assert [(t.new, t.refused) for t in found] == [("25.0.48.0.10.rpz-ip", None),
                                                     ("32.200.48.0.10.rpz-nsip", OUTSIDE)]
+
+
+def test_relative_triggers_under_an_origin() -> None:
+    """t32-33 14: `$ORIGIN rpz-ip.x.` then `24.0.48.0.10`; a label the origin holds is a residual."""
+    move = PrefixMove(ipaddress.ip_network("10.0.48.0/24"), ipaddress.ip_network("10.0.60.0/22"))
+    data = b"$ORIGIN rpz-ip.x.\n24.0.48.0.10 CNAME .\nns A 10.0.48.1\n$ORIGIN x.\n24.0.48.0.10 A 1.2.3.4\n"
+    assert [(t.old, t.new, t.refused) for t in triggers(data, [move])] == [("24.0.48.0.10", "22.0.60.0.10", None)]
+    data = b"$ORIGIN 48.0.10.rpz-ip.x.\n24.0 CNAME .\n"
+    assert [(t.old, t.new, t.refused) for t in triggers(data, [move])] == [("24.0", "24.0", "reverse-zone")]

@@ -38,7 +38,7 @@ _MAX_READ = 1 << 20
 _NET = rb"[0-9A-Fa-f:.]*[:.][0-9A-Fa-f:.]*/\d{1,3}"
 _LITERAL = re.compile(rb"(?<![\w.:/])(" + _NET + rb")(?![\w/])")
 _REF = re.compile(rb"(?<![\w.\"'])(?:var|local|module|data|each|[A-Za-z_][\w-]*)(?:\.[A-Za-z_][\w-]*|\[[ \t]*"
-                  rb'(?:\\?"[^"\\\n]*\\?"|\d+)[ \t]*\]){1,5}')
+                  rb'(?:\\?"[^"\\\n]*\\?"|\d+|\*)[ \t]*\]){1,6}')
 _LOOKUP = re.compile(rb'\blookup[ \t]*\([ \t]*([A-Za-z_][\w.\-\[\]"]*)[ \t]*,[ \t]*("[^"\n]*")[ \t]*[,)]')
 _ELEMENT = re.compile(rb"\belement[ \t]*\([ \t]*([A-Za-z_][\w.\-\[\]\"]*)[ \t]*,[ \t]*(\d+)[ \t]*\)")
 _FILE = re.compile(rb'\b(?:file|templatefile)[ \t]*\([ \t]*"(?:\$\{[ \t]*path\.(?:module|root)[ \t]*\}/)?'
@@ -46,6 +46,18 @@ _FILE = re.compile(rb'\b(?:file|templatefile)[ \t]*\([ \t]*"(?:\$\{[ \t]*path\.(
 _FOR_EACH = re.compile(rb"^[ \t]*for_each[ \t]*=[ \t]*", re.M)
 _TEMPLATEFILE = re.compile(rb'\btemplatefile[ \t]*\([ \t]*"(?P<path>[^"\n]+)"[ \t]*,[ \t]*')
 _IDENT = re.compile(r"[A-Za-z_][\w-]*")
+# `tolist(local.nets)[0]`, `values(local.m)`: a conversion that keeps the values (t32-33 finding 13)
+_KEEPS = re.compile(rb"\b(?:tolist|toset|tomap|values|flatten|distinct|compact|sort|nonsensitive|sensitive)"
+                    rb"[ \t]*\([ \t]*([A-Za-z_][\w.\-]*(?:\[[^\[\]\n]*\])*)[ \t]*\)")
+# `format("%s/%d", "10.0.48.0", 24)`, `join("/", ["10.0.48.0", "24"])`: a network made of its parts
+_PARTS = rb'[ \t]*,[ \t]*"([0-9A-Fa-f:.]+)"[ \t]*,[ \t]*"?(\d{1,3})"?[ \t]*'
+_FORMAT = re.compile(rb'\bformat[ \t]*\([ \t]*"%s/%[ds]"' + _PARTS + rb"\)")
+_JOIN = re.compile(rb'\bjoin[ \t]*\([ \t]*"/"[ \t]*,[ \t]*\[' + _PARTS[len(rb"[ \t]*,"):] + rb"\][ \t]*\)")
+# A `for` expression (`[for n in COLL : ..]`, `{for k, r in COLL : ..}`) or a template's `%{ for n in COLL }`
+_FOR_NAMES = rb"for[ \t]+([A-Za-z_][\w-]*)(?:[ \t]*,[ \t]*([A-Za-z_][\w-]*))?[ \t]+in[ \t]+"
+_FOR = re.compile(rb"[\[{][ \t\r\n]*" + _FOR_NAMES)
+_TEMPLATE_FOR = re.compile(rb"%\{~?[ \t]*" + _FOR_NAMES + rb"([^}~\n]+?)[ \t]*~?\}")
+_ENDFOR = re.compile(rb"%\{~?[ \t]*endfor[ \t]*~?\}")
 
 
 def _networks(raw: bytes) -> list[str]:
@@ -70,6 +82,9 @@ class Bases:
     def candidates(self, base: str, at: int, data: bytes, resolve: Names) -> list[Found]:
         text = base[len(OPAQUE):] if base.startswith(OPAQUE) else base
         line = data.count(b"\n", 0, at) + 1
+        bound = _for_bound(data, at, text)
+        if bound is not None:  # `n` of `[for n in local.nets : cidrhost(n, 200)]` (t32-33 findings 13, 16)
+            text = bound
         out = self._from_text(text.encode(), self._folder, resolve, 3, f"{self._rel}:{line}")
         if text.startswith("each."):
             out += self._for_each(data, at, resolve)
@@ -84,7 +99,12 @@ class Bases:
             return []
         out: list[Found] = [(net, f"written in `{raw.decode('utf-8', 'replace').strip()[:80]}` at {where}")
                             for net in _networks(raw)]
+        for made in (*_FORMAT.finditer(raw), *_JOIN.finditer(raw)):
+            net = f"{made.group(1).decode()}/{made.group(2).decode()}"
+            if _networks(net.encode()):
+                out.append((net, f"made by `{made.group().decode('utf-8', 'replace')[:80]}` at {where}"))
         text = _ELEMENT.sub(rb"\1[\2]", _LOOKUP.sub(rb"\1[\2]", raw))
+        text = _KEEPS.sub(rb"\1", text)
         for m in _REF.finditer(text):
             ref = re.sub(rb"\s+", b"", m.group()).decode("utf-8", "replace")
             if ref.startswith(("each.", "path.", "count.", "terraform.")):
@@ -217,3 +237,50 @@ class Bases:
             except OSError:
                 continue
         return out
+
+
+def _for_bound(data: bytes, at: int, text: str) -> str | None:
+    """`text` with its head name, where a `for` expression (or a template's `%{ for }`) enclosing `at`
+    binds it, read as every value of the collection: `local.nets[*]`, `local.rows[*].cidr`; the
+    collection itself where it is no name (a literal list, a call)."""
+    head = _IDENT.match(text)
+    if head is None or head.group() in ("var", "local", "module", "data", "each", "path", "count"):
+        return None
+    name = head.group().encode()
+    found = None
+    for m in _FOR.finditer(data, max(0, at - 20000), at):
+        if (m.group(2) or m.group(1)) != name:  # `for k, v in ..`: the value's name
+            continue
+        if _encloses(data, m.start(), at):
+            found = (m.end(), hcl_keys.expression_end(data, m.end(), at, stop=b":"))
+    for m in _TEMPLATE_FOR.finditer(data, max(0, at - 20000), at):
+        if (m.group(2) or m.group(1)) != name or _ENDFOR.search(data, m.end(), at) is not None:
+            continue
+        if found is None or m.start() > found[0]:
+            found = (m.start(3), m.end(3))
+    if found is None:
+        return None
+    collection = data[found[0]:found[1]].strip().rstrip(b":").strip()
+    collection = _KEEPS.sub(rb"\1", collection)
+    if re.fullmatch(rb"[A-Za-z_][\w.\-]*(?:\[[^\[\]\n]*\])*", collection):
+        return f"{collection.decode('utf-8', 'replace')}[*]{text[head.end():]}"
+    return collection.decode("utf-8", "replace")
+
+
+def _encloses(data: bytes, start: int, at: int) -> bool:
+    """Whether the bracket opening at `start` is still open at `at` (strings skipped roughly)."""
+    depth = 0
+    quoted = False
+    for i in range(start, at):
+        c = data[i:i + 1]
+        if c == b'"' and data[i - 1:i] != b"\\":
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif c in b"[({":
+            depth += 1
+        elif c in b"])}":
+            depth -= 1
+            if depth <= 0:
+                return False
+    return depth > 0

@@ -79,3 +79,53 @@ def test_verify_fails_on_a_trigger_left_at_the_old_network(run: Run, tmp_path: P
     checked = run(root, "verify", "--strict")
     assert checked.exit_code == 1, checked.stdout
     assert "db.rpz:4:1" in checked.stdout and "24.0.48.0.10.rpz-ip" in checked.stdout, checked.stdout
+
+
+# t32-33 finding 14: owners written relative to an `$ORIGIN` that holds `rpz-ip`.
+RELATIVE = ("$TTL 60\n@ IN SOA ns.lab. h.lab. 1 3600 600 86400 60\n@ IN NS ns.lab.\n"
+            "$ORIGIN rpz-ip.rpz.lab.\n24.0.48.0.10 CNAME .\n32.7.48.0.10 CNAME rpz-passthru.\n"
+            "48.zz.a.db8.2001 CNAME .\n64.zz.10.a.db8.2001 CNAME .\n"
+            "$ORIGIN rpz.lab.\nns A 127.0.0.1\n$ORIGIN rpz-nsip\n32.9.48.0.10 CNAME .\n")
+
+
+def test_triggers_relative_to_an_origin_follow(run: Run, tmp_path: Path) -> None:
+    """Before: "would change 0 files", verify OK, BIND served 24.0.48.0.10.rpz-ip.rpz.lab. after the
+    move. Now the relative owners follow as the absolute ones do (an absolute `$ORIGIN` and one
+    relative to the zone's), checked in what named-checkzone serves; verify fails before the sweep."""
+    for networks, served in (
+            ("10.0.48.0/24: 10.0.60.0/22, 2001:db8:a::/48: 2001:db8:b::/56",
+             {"22.0.60.0.10.rpz-ip", "32.7.60.0.10.rpz-ip", "56.zz.b.db8.2001.rpz-ip",
+              "64.zz.10.b.db8.2001.rpz-ip", "32.9.60.0.10.rpz-nsip"}),
+            ("10.0.48.0/24: 10.0.48.0/25, 2001:db8:a::/48: 2001:db8:a::/52",
+             {"25.0.48.0.10.rpz-ip", "32.7.48.0.10.rpz-ip", "52.zz.a.db8.2001.rpz-ip",
+              "64.zz.10.a.db8.2001.rpz-ip", "32.9.48.0.10.rpz-nsip"})):
+        root = _repo(tmp_path, {"named.conf": NAMED, "db.rpz": RELATIVE}, networks)
+        checked = run(root, "verify", "--strict")
+        assert checked.exit_code == 1 and "db.rpz:5:1" in checked.stdout, checked.stdout
+        done = run(root, "sweep", "--commit")
+        assert done.exit_code == 0, done.stdout + done.stderr
+        assert _served(root) == served
+        assert run(root, "verify", "--strict").exit_code == 0
+
+
+def test_relative_triggers_a_shrink_leaves_outside_or_the_origin_holds_refuse(run: Run, tmp_path: Path) -> None:
+    """/23 -> /24 in place: `24.0.49.0.10` under the origin lies outside: refused (exit 3), nothing
+    written. `$ORIGIN 48.0.10.rpz-ip.rpz.lab.` then `24.0`: the move to 10.0.60.0/22 changes labels
+    the origin holds: a residual (exit 1), not rewritten, verify fails."""
+    zone = RELATIVE.replace("32.7.48.0.10 CNAME", "24.0.49.0.10 CNAME")
+    root = _repo(tmp_path, {"db.rpz": zone}, "10.0.48.0/23: 10.0.48.0/24")
+    before = snapshot(root)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert snapshot(root) == before
+    assert "db.rpz:6: outside the new, smaller network: the RPZ trigger 24.0.49.0.10 under $ORIGIN rpz-ip" \
+        in done.stderr, done.stderr
+    split = ("$TTL 60\n@ IN SOA ns.lab. h.lab. 1 3600 600 86400 60\n@ IN NS ns.lab.\n"
+             "$ORIGIN 48.0.10.rpz-ip.rpz.lab.\n24.0 CNAME .\n")
+    root = _repo(tmp_path, {"db.rpz": split}, "10.0.48.0/24: 10.0.60.0/22")
+    before = snapshot(root)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert snapshot(root) == before
+    assert "db.rpz:5" in done.stdout + done.stderr and "changes labels the $ORIGIN holds" in done.stdout + done.stderr
+    assert run(root, "verify", "--strict").exit_code == 1

@@ -65,3 +65,29 @@ def test_a_template_variable_is_the_templatefile_argument(tmp_path: Path) -> Non
     found = bases.candidates("expr:lan", 2, tpl, Names(tpl, "t/h.tftpl", tmp_path))
     assert _nets(found) == ["10.0.48.0/24"]
     assert "passed as `lan` by the templatefile() at main.tf:2" in found[0][1]
+
+
+def test_a_for_expressions_name_stands_for_its_collection(tmp_path: Path) -> None:
+    """t32-33 13, 16: `n` of `[for n in local.nets : ..]`, `r` of `{for k, r in local.m : ..}` (the
+    value, not the key), `tolist(..)[0]`, `format("%s/%d", ..)`, `csvdecode(file(..))` rows; a name
+    no `for` encloses (the bracket closed before) is nothing."""
+    main = (b'locals {\n  nets = ["10.0.48.0/24", "2001:db8:a::/48"]\n  m = { lan = "10.0.60.0/22" }\n'
+            b'  rows = csvdecode(file("${path.module}/ipam.csv"))\n'
+            b"  a = [for n in local.nets : cidrhost(n, 2)]\n"
+            b"  b = { for k, r in local.m : k => cidrhost(r, 2) }\n"
+            b"  c = [for n in values(local.m) : n]\n  d = cidrhost(n, 2)\n"
+            b"  e = [for r in local.rows : cidrhost(r.cidr, -2)]\n}\n")
+    (tmp_path / "main.tf").write_bytes(main)
+    (tmp_path / "ipam.csv").write_text("name,cidr\nlan,10.0.0.0/16\n")
+    bases = Bases("main.tf", tmp_path)
+    names = Names(main, "main.tf", tmp_path)
+    assert _nets(bases.candidates("expr:n", main.find(b"cidrhost(n, 2)]"), main, names)) == [
+        "10.0.48.0/24", "2001:db8:a::/48"]
+    assert _nets(bases.candidates("expr:r", main.find(b"cidrhost(r, 2)"), main, names)) == ["10.0.60.0/22"]
+    assert _nets(bases.candidates("expr:k", main.find(b"cidrhost(r, 2)"), main, names)) == []
+    assert _nets(bases.candidates("expr:n", main.find(b"n]\n"), main, names)) == ["10.0.60.0/22"]
+    assert _nets(bases.candidates("expr:n", main.find(b"cidrhost(n, 2)\n"), main, names)) == []
+    assert _nets(bases.candidates("expr:r.cidr", main.find(b"cidrhost(r.cidr"), main, names)) == ["10.0.0.0/16"]
+    assert _nets(bases.candidates("expr:tolist(local.nets)[1]", 0, main, names)) == ["2001:db8:a::/48"]
+    assert _nets(bases.candidates('expr:format("%s/%d", "10.0.48.0", 24)', 0, main, names)) == ["10.0.48.0/24"]
+    assert _nets(bases.candidates('expr:join("/", ["10.0.48.0", "24"])', 0, main, names)) == ["10.0.48.0/24"]

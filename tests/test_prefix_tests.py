@@ -5,8 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from renamer.prefix_tests import (CONTAINS, GLOB_PREFIX, MAKE_PATTERN, PREFIX, PREFIX_REGEX, REGEX_CONTAINS,
-                                  positions)
+from renamer.prefix_tests import (
+    CONTAINS,
+    GLOB_PREFIX,
+    MAKE_PATTERN,
+    PREFIX,
+    PREFIX_REGEX,
+    REGEX_CONTAINS,
+    positions,
+)
 
 
 @pytest.mark.parametrize(("text", "grammar"), [

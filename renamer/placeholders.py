@@ -12,7 +12,8 @@ A placeholder stands for the old value's last digits (some or all of its final r
 the same letter `X`, `x`, `N`, `n` or `#` once per digit (`web0X`, `webXX`, `10.0.0.7x`,
 `10.0.0.1xx`; lower-case `x`/`n` only after a digit: `webx` is a word), or a bracketed word
 (`web0<n>`, `web0{n}`, `web<id>`; round 24, t31 sweep finding 07: `web0[n]`, `web0(n)`,
-`web0(n+1)`, a batch file's `web0%%N` and `web0%N%`, autoconf's `web0@N@`).
+`web0(n+1)`, after a stem ending in a digit: `node[i]` and `node(d)` are code; a batch file's
+`web0%%N` and `web0%N%`, autoconf's `web0@N@`).
 Interpolations (`{{ }}`, `${}`, `#{}`, `$()`) are no
 placeholder here: composed_tails.py reads them. A head followed by a placeholder for a whole octet
 (`10.0.0.X`) is prefix_values.py's. The token stands alone: no letter, digit, `_` or `-` before it
@@ -78,6 +79,8 @@ class Placeholders:
         bracketed = placeholder[:1] in (b"<", b"{", b"[", b"(", b"%", b"@")
         if not bracketed and placeholder[:1] in (b"x", b"n") and not stem[-1:].isdigit():
             return []  # `webx`: a word
+        if placeholder[:1] in (b"[", b"(") and not stem[-1:].isdigit():
+            return []  # `node[i]`, `node(d)`: an index or a call in code (`web0[n]` keeps a digit)
         out = []
         for old, digits in stems.get(stem, ()):
             if start and data[start - 1] == ord(".") and _is_v4(old):

@@ -13,7 +13,7 @@ import pytest
 
 from tests.testing.repos import CURRENT_ALL, Repo, Run
 
-CONFIG = "version: 1\nrenames:\n  hosts: {web01: app01}\n  addresses: {10.0.0.70: 10.0.1.90}\nallowlist: allow.yaml\n"
+CONFIG = "version: 1\nrenames:\n  hosts: {web01: app01, node1: worker1}\n  addresses: {10.0.0.70: 10.0.1.90}\nallowlist: allow.yaml\n"
 
 FILES: dict[str, tuple[bytes, list[int]]] = {
     # the tester's repro (t31 sweep repro/07.sh)
@@ -54,6 +54,7 @@ def test_each_placeholder_in_brackets_is_a_pattern_residual(repo: Repo, run: Run
                  id="a-link-and-a-man-page"),
     pytest.param("myweb0[n] and web0(12) and web0(n)x\n", "myweb0[n] and web0(12) and web0(n)x\n",
                  id="another-stem-or-digits"),
+    pytest.param("x = node[i] + node(d)\n", "x = node[i] + node(d)\n", id="an-index-or-a-call-in-code"),
     pytest.param("mail web0@example.org\n", "mail web0@example.org\n", id="an-email-not-autoconf"),
     pytest.param("echo %PATH% web0%\n", "echo %PATH% web0%\n", id="a-percent-not-a-variable"),
 ])

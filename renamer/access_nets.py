@@ -26,7 +26,8 @@ from collections.abc import Iterable
 # (t31 sweep finding 01: and the other spellings of an access rule's source set: Vault's
 # `token_bound_cidrs`, AWS `CidrIp`, Traefik `sourceRange`/`ipAllowList`, Caddy `remote_ip`, sshd
 # `Match Address`, firewalld `source address=`, Cilium `fromCIDR`/`toCIDRSet` and its `except`, GCP
-# `authorized_networks`, a `*_whitelist`/`*AllowList`/`*_denylist` key)
+# `authorized_networks`, a `*_whitelist`/`*AllowList`/`*_denylist` key, `ingress_cidr_blocks`, nftables
+# `saddr`/`daddr`, Windows' `-RemoteAddress`, an authorized_keys `from="..."` option)
 ACCESS = re.compile(
     rb"(?i)(?:(?<![\w-])(?:allow|deny|permit|accept|reject|trusted[\w-]*|allowed[\w-]*|mynetworks|ignoreip"
     rb"|set_real_ip_from|allow-query|allow-recursion|allow-transfer|acl|whitelist|allowlist|source_ranges"
@@ -34,7 +35,9 @@ ACCESS = re.compile(
     rb"|(?:from|to)CIDR(?:Set)?|authorized_networks)(?![\w-])"
     rb"|(?<![\w-])-[sd](?![\w-])|--(?:source|destination|src|dst)(?![\w-])|hosts[ \t]+(?:allow|deny)"
     rb"|(?<![\w-])match[ \t]+address(?![\w-])|(?<![\w-])source[ \t]+address(?![\w-])"
-    rb"|[\w-]*(?:bound[_-]?cidrs|cidr[_-]?ipv?6?|source[_-]?ranges?|src[_-]?ranges?|source[_-]?ips?"
+    rb"|(?<![\w-])from=[\"']?"
+    rb"|[\w-]*(?:bound[_-]?cidrs|cidr[_-]?ipv?6?|cidr[_-]?blocks|source[_-]?ranges?|src[_-]?ranges?|source[_-]?ips?"
+    rb"|remote[_-]?address(?:es)?|[sd]addr"
     rb"|allow[_-]?list|white[_-]?list|deny[_-]?list|black[_-]?list|allowed[_-]?(?:cidrs|ips|networks))"
     rb"(?![a-z0-9]))")
 # A pg_hba.conf line (`host all all 10.0.0.70/31 scram-sha-256`): its address field is a client set.

@@ -48,6 +48,10 @@ HELD: dict[str, tuple[bytes, set[int]]] = {
     "role.json": (b'{\n  "token_bound_cidrs": [\n    "10.0.0.70/30"\n  ],\n  "ip_whitelist": "10.0.0.70/29"\n}\n',
                   {3, 5}),
     "ccnp.yaml": (b"spec:\n  ingress:\n    - fromCIDR:\n        - 10.0.0.70/30\n", {4}),
+    "authorized_keys": (b'from="10.0.0.70/30" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI ops\n', {1}),
+    "sg.tf": (b'module "sg" {\n  ingress_cidr_blocks = ["10.0.0.70/30"]\n}\n', {2}),
+    "fw.ps1": (b"New-NetFirewallRule -DisplayName ssh -RemoteAddress 10.0.0.70/30 -Action Allow\n", {1}),
+    "rules.nft": (b"table inet f {\n  chain input {\n    ip saddr 10.0.0.70/30 tcp dport 22 counter\n  }\n}\n", {3}),
 }
 
 

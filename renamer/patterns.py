@@ -152,6 +152,9 @@ def _declared(data: bytes, olds: list[str], news: Mapping[str, str] | None) -> l
         old = _declared_match(text, declared.grammar, declared.anchored, tuple(olds))
         if old is not None and declared.grammar == pattern_dialects.CONTAINS and not _tests_a_name(text, old):
             continue
+        if old is not None and declared.grammar == pattern_dialects.REGEX_CONTAINS \
+                and re.fullmatch(r"[A-Za-z-]+", text) and not _tests_a_name(text, old):
+            continue  # `path.match(/web/)`: a bare stem, searched
         new = news.get(old) if news is not None and old is not None else None
         if old is not None and not (new is not None and _declared_match(text, declared.grammar,
                                                                           declared.anchored, (new,)) == new):
@@ -177,7 +180,7 @@ _TEST_WORDS = {pattern_dialects.PREFIX: "a prefix test",
                pattern_dialects.PREFIX_REGEX: "a regex anchored at the start (`re.match`, `match`)",
                pattern_dialects.CONTAINS: "a substring test",
                pattern_dialects.GLOB_PREFIX: "a shell prefix removal (a glob the name starts with)",
-               pattern_dialects.REGEX_CONTAINS: "a regex search (Ansible `search`)",
+               pattern_dialects.REGEX_CONTAINS: "a regular expression search (`=~ /../`, `-match`, `search`)",
                pattern_dialects.MAKE_PATTERN: "a Make `%` pattern"}
 
 

@@ -72,7 +72,9 @@ _INFIX_BEFORE = re.compile(rb"""(?P<q>['"])(?P<text>[^'"\n\\]{1,128})(?P=q)"""
                            rb"[ \t]*`(?P<name>isPrefixOf|isInfixOf)`")
 # A slice or substring of a name compared with a literal, either side: `h[:4] == 'web0'`,
 # `substr($h, 0, 4) eq 'web0'`, `"${h:0:4}" = "web0"`, `.slice(0, 4) === 'web0'`, `LEFT(n, 4) = 'web0'`
-_SLICE = (rb"(?:\[[ \t]*(?P<s1>-?[0-9]*)[ \t]*:[ \t]*-?[0-9]+[ \t]*\]"
+_SLICE = (rb"(?:\[[ \t]*(?P<s1>-?[0-9]*)[ \t]*(?::|\.\.\.?|,)[ \t]*-?[0-9]+[ \t]*\]"
+          # Kotlin/Scala `h.take(4)`, Haskell `take 4 h`: the first characters
+          rb"|\.take[ \t]*\([ \t]*[0-9]+[ \t]*\)|(?<![\w.])take[ \t]+[0-9]+[ \t]+[A-Za-z_][\w']*"
           rb"|\$\{[A-Za-z_][A-Za-z0-9_]*:[ \t]*(?P<s2>[0-9]+)[ \t]*:[ \t]*[0-9]+\}[\"']?"
           # a method, the start first: `.slice(0, 4)`, `.substring(0, 4)`, Lua's `h:sub(1, 4)`
           rb"|[.:](?:substr(?:ing)?|slice|sub)[ \t]*\([ \t]*(?P<s4>[0-9]+)[ \t]*(?:,[ \t]*-?[0-9]+[ \t]*)?\)"
@@ -81,7 +83,8 @@ _SLICE = (rb"(?:\[[ \t]*(?P<s1>-?[0-9]*)[ \t]*:[ \t]*-?[0-9]+[ \t]*\]"
           rb"(?:[^()\n,]|\([^()\n]*\))*,[ \t]*(?P<s3>[0-9]+)(?:[ \t]*,[ \t]*[0-9]+)?[ \t]*\)"
           # `LEFT(name, 4)`: the first characters
           rb"|(?<![A-Za-z0-9_.:])left[ \t]*\((?:[^()\n,]|\([^()\n]*\))*,[ \t]*[0-9]+[ \t]*\))")
-_COMPARE = rb"[ \t]*(?:===?|!==?|=|<>|(?<![A-Za-z0-9_])(?:eq|ne)(?![A-Za-z0-9_]))[ \t]*"
+_COMPARE = (rb"[ \t]*(?:===?|!==?|=|<>|(?<![A-Za-z0-9_])(?:eq|ne)(?![A-Za-z0-9_])"
+            rb"|-[ci]?(?:eq|ne)(?![A-Za-z0-9_]))[ \t]*")  # PowerShell's `-eq`, `-ceq`, `-ne`
 _SLICE_THEN = re.compile(rb"(?i)" + _SLICE + _COMPARE + rb"""(?P<q>['"`])(?P<text>[^'"`\n\\]{1,128})(?P=q)""")
 _LITERAL_THEN = re.compile(rb"""(?i)(?P<q>['"`])(?P<text>[^'"`\n\\]{1,128})(?P=q)""" + _COMPARE
                            + rb"[\"']?[A-Za-z_$@%][\w$.:>-]*" + _SLICE)
@@ -91,6 +94,12 @@ _JINJA_TEST = re.compile(rb"""(?:(?:select|reject)(?:attr)?[ \t]*\((?:[ \t]*['"]
                          rb"""|(?<![A-Za-z0-9_])is[ \t]+(?:not[ \t]+)?(?P<kind2>match|search|regex)"""
                          rb"""[ \t]*\([ \t]*)"""
                          rb"""(?P<q>['"])(?P<text>[^'"\n\\]{1,128})(?P=q)""")
+# A regex literal that searches a name: Perl/Ruby `h =~ /^web0/`, JS `h.match(/^web0/)`,
+# `/^web0/.test(h)`, PowerShell `$h -match '^web0'`
+_REGEX_LITERAL = re.compile(rb"(?:=~|!~|\.match[ \t]*\(|\.search[ \t]*\()"
+                            rb"[ \t]*/(?P<text>(?:[^/\\\n]|\\.){1,128})/[a-z]*"
+                            rb"|(?<![\w)\]])/(?P<text2>(?:[^/\\\n]|\\.){1,128})/[a-z]*\.test[ \t]*\(")
+_PS_MATCH = re.compile(rb"""(?i)(?<![\w-])-[ci]?match[ \t]+(?P<q>['"])(?P<text>[^'"\n]{1,128})(?P=q)""")
 # Make: `$(filter web0%,$(HOSTS))`, `$(filter-out web0% db%,...)`: the words before the comma
 _MAKE_FILTER = re.compile(rb"\$[({]filter(?:-out)?[ \t]+(?P<words>[^,()${}\n]+),")
 # the shell's `${h#pattern}` and `${h##pattern}` (the pattern up to `}`, no nested expansion)
@@ -105,11 +114,13 @@ def might_hold(data: bytes, lowered: bytes | None = None) -> bool:
             or b"find" in lowered or b"${" in data or b"' in " in data or b'" in ' in data
             or b"' not in " in data or b'" not in ' in data or b"infix" in lowered or b"strn" in lowered
             or b"memcmp" in lowered or b"`" in data or _might_slice(data, lowered)
-            or b"match" in lowered or b"search" in lowered or b"filter" in data)
+            or b"match" in lowered or b"search" in lowered or b"filter" in data or b"=~" in data
+            or b".test" in data or b"take" in lowered)
 
 
 def _might_slice(data: bytes, lowered: bytes) -> bool:
-    return (b":" in data and (b"]" in data or b"${" in data)) or b"substr" in lowered or b"slice" in lowered \
+    return ((b":" in data or b".." in data or b"," in data) and (b"]" in data or b"${" in data)) \
+        or b"substr" in lowered or b"slice" in lowered or b"take" in lowered \
         or b"sub(" in lowered or b"left(" in lowered or b"mid(" in lowered or b"strpart" in lowered
 
 
@@ -174,6 +185,13 @@ def positions(data: bytes) -> list[tuple[int, int, str]]:
         for x in _JINJA_TEST.finditer(data):
             kind = x.group("kind") or x.group("kind2")
             out.append((*x.span("text"), PREFIX_REGEX if kind == b"match" else REGEX_CONTAINS))
+    if b"/" in data and (b"=~" in data or b"!~" in data or b"match" in data or b"search" in data
+                         or b".test" in data):
+        for x in _REGEX_LITERAL.finditer(data):
+            group = "text" if x.group("text") is not None else "text2"
+            out.append((*x.span(group), REGEX_CONTAINS))
+    if b"match" in lowered:
+        out += [(*x.span("text"), REGEX_CONTAINS) for x in _PS_MATCH.finditer(data)]
     if b"filter" in data:
         for x in _MAKE_FILTER.finditer(data):
             at = x.start("words")

@@ -50,6 +50,11 @@ from renamer.prefix_tests import (
     (b"h is match('web0')", PREFIX_REGEX),
     (b"selectattr('name', 'search', 'web0')", REGEX_CONTAINS),
     (b"$(filter web0%,$(HOSTS))", MAKE_PATTERN),
+    (b"if ($h.Substring(0,4) -eq 'web0') {}", PREFIX),
+    (b"h[0..3] == 'web0'", PREFIX),
+    (b'&h[..4] == "web0"', PREFIX),
+    (b'h.take(4) == "web0"', PREFIX),
+    (b'take 4 h == "web0"', PREFIX),
 ])
 def test_the_literal_of_each_test(text: bytes, grammar: str) -> None:
     found = positions(text)

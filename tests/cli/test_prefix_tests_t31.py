@@ -49,6 +49,13 @@ TESTS: dict[str, tuple[bytes, set[int], list[str] | None]] = {
     "Infix.hs": (b'isWeb h = "web0" `isInfixOf` h\n', {1}, None),
     "ncase.c": (b'int web = strncasecmp(h, "web0", 4) == 0;\n', {1}, None),
     "filter.mk": (b"OTHERS := $(filter-out web0%,$(HOSTS))\nall:\n\t@echo $(OTHERS)\n", {1}, ["make", "-n", "-f"]),
+    # more spellings: PowerShell, Ruby and Rust slices, Kotlin/Haskell take, regex literals
+    "pick.ps1": (b"if ($h.Substring(0,4) -eq 'web0') { 'web' }\nif ($h -match '^web0') { 'web' }\n", {1, 2}, None),
+    "pick.rb": (b"web = h[0..3] == 'web0'\nweb2 = h =~ /^web0/\n", {1, 2}, ["ruby", "-c"]),
+    "pick.rs": (b'fn is_web(h: &str) -> bool { &h[..4] == "web0" }\n', {1}, None),
+    "pick.kt": (b'fun isWeb(h: String) = h.take(4) == "web0"\n', {1}, None),
+    "Take.hs": (b'isWeb h = take 4 h == "web0"\n', {1}, None),
+    "re.js": (b"const a = h.match(/^web0/);\nconst b = /^web0/.test(h);\n", {1, 2}, ["node", "--check"]),
 }
 
 
@@ -64,7 +71,7 @@ def test_each_prefix_or_substring_test_is_a_pattern_residual(repo: Repo, run: Ru
     expected = {(rel, n) for rel, (_, lines, _) in TESTS.items() for n in lines}
     code, found = _patterns(run, root)
     assert code == 1 and set(found) == expected, set(found) ^ expected
-    assert all(note.startswith("`web0") and " selects web01 and not app01" in note for note in found.values()), found
+    assert [k for k, note in found.items() if " selects web01 and not app01" not in note] == []
     assert run(root, "sweep", "--commit").exit_code == 1
     for rel, (data, _, check) in TESTS.items():
         assert (root / rel).read_bytes() == data, rel  # nothing rewritten by guess
@@ -89,6 +96,7 @@ NOISE = {
               b'if (navigator.userAgent.indexOf("Web") >= 0) legacy();\r\n',
     "ua.rb": b'legacy = request.user_agent.include?("WebKit")\n',
     "title.py": b"if 'Web' in title: pass\n",
+    "re2.js": b"if (location.pathname.match(/web/)) render();\n",
 }
 
 

@@ -26,17 +26,37 @@ import ipaddress
 import re
 from collections.abc import Iterable
 
-# An access rule's words: `allow`, `deny`, `Allow from`, iptables `-s`/`-d`, `hosts allow`, `Require ip`...
+# An access rule's words: `allow`, `deny`, `Allow from`, iptables `-s`/`-d`, `hosts allow`, ...
+# (t31 sweep finding 01: and the other spellings of an access rule's source set: Vault's
+# `token_bound_cidrs`, AWS `CidrIp`, Traefik `sourceRange`/`ipAllowList`, Caddy `remote_ip`, sshd
+# `Match Address`, firewalld `source address=`, Cilium `fromCIDR`/`toCIDRSet` and its `except`, GCP
+# `authorized_networks`, a `*_whitelist`/`*AllowList`/`*_denylist` key, `ingress_cidr_blocks`, nftables
+# `saddr`/`daddr`, Windows' `-RemoteAddress`, an authorized_keys `from="..."` option)
 ACCESS = re.compile(
     rb"(?i)(?:(?<![\w-])(?:allow|deny|permit|accept|reject|trusted[\w-]*|allowed[\w-]*|mynetworks|ignoreip"
     rb"|set_real_ip_from|allow-query|allow-recursion|allow-transfer|acl|whitelist|allowlist|source_ranges"
-    rb"|sourceRanges|cidr_blocks|ipBlock|loadBalancerSourceRanges)(?![\w-])"
+    rb"|sourceRanges|cidr_blocks|ipBlock|loadBalancerSourceRanges|except|remote_ip|client_ip"
+    rb"|(?:from|to)CIDR(?:Set)?|authorized_networks)(?![\w-])"
     rb"|(?<![\w-])-[sd](?![\w-])|--(?:source|destination|src|dst)(?![\w-])|hosts[ \t]+(?:allow|deny)"
-    rb"|(?<![\w-])require[ \t]+(?:not[ \t]+)?ip(?![\w-]))")  # Apache 2.4's `Require ip` (g31)
+    rb"|(?<![\w-])match[ \t]+address(?![\w-])|(?<![\w-])source[ \t]+address(?![\w-])"
+    rb"|(?<![\w-])require[ \t]+(?:not[ \t]+)?ip(?![\w-])"  # Apache 2.4's `Require ip` (g31)
+    rb"|(?<![\w-])from=[\"']?"
+    rb"|[\w-]*(?:bound[_-]?cidrs|cidr[_-]?ipv?6?|cidr[_-]?blocks|source[_-]?ranges?|src[_-]?ranges?|source[_-]?ips?"
+    rb"|remote[_-]?address(?:es)?|[sd]addr"
+    rb"|allow[_-]?list|white[_-]?list|deny[_-]?list|black[_-]?list|allowed[_-]?(?:cidrs|ips|networks))"
+    rb"(?![a-z0-9]))")
+# A pg_hba.conf line (`host all all 10.0.0.70/31 scram-sha-256`): its address field is a client set.
+_PG_HBA = re.compile(rb"[ \t]*host(?:ssl|nossl|gssenc|nogssenc)?[ \t]+[^ \t\n]+[ \t]+[^ \t\n]+[ \t]+\Z")
+# A MySQL/MariaDB account's host mask (`'app'@'10.0.0.70/255.255.255.252'`): `@` and a quote before it.
+_ACCOUNT_HOST = re.compile(rb"@['\"`]?\Z")
+# A YAML key line (`ipBlock:`, `- toCIDRSet:`, `"except":`) and the key's text
+_KEY_LINE = re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?(?P<key>[A-Za-z_][\w.-]*)[\"']?[ \t]*:(?:[ \t]|$)")
 # An IPv4 network literal: a prefix length or a dotted mask.
 NET = re.compile(rb"(?<![0-9.])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){3})/(?P<len>[0-9]{1,2}(?![0-9.])"
                  rb"|[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.]))")
 _LIST_ITEM = re.compile(rb"[ \t]*-[ \t]")
+# An item of a list: YAML's `- x`, or a JSON array's item on a line of its own (`  "10.0.0.70/30",`)
+_ITEM = re.compile(rb"[ \t]*(?:-[ \t]|[\"']?[0-9])")
 
 
 def network_of(found: re.Match[bytes]) -> ipaddress.IPv4Network | None:
@@ -50,24 +70,44 @@ def network_of(found: re.Match[bytes]) -> ipaddress.IPv4Network | None:
 
 
 def in_access_rule(data: bytes, at: int) -> bool:
-    """Whether an access word stands before `at` on its line, or, for a YAML list item, on the
-    line of the key above it."""
+    """Whether an access word stands before `at` on its line (or the line is a pg_hba entry, or a
+    MySQL account's host mask), or, for a YAML list item or key, on the line of a key above it that
+    encloses it (`ipBlock:` over `cidr:`, `except:` over `- 10.0.0.68/30`)."""
     line_start = data.rfind(b"\n", 0, at) + 1
-    if ACCESS.search(data, line_start, at) is not None:
+    if ACCESS.search(data, line_start, at) is not None or _PG_HBA.match(data, line_start, at) is not None \
+            or _ACCOUNT_HOST.search(data, line_start, at) is not None:
         return True
-    if _LIST_ITEM.match(data, line_start) is None:
+    indent = _indent(data, line_start)
+    listed = _ITEM.match(data, line_start) is not None
+    if not listed and _KEY_LINE.match(data, line_start) is None:
         return False
-    above = data.rfind(b"\n", 0, max(line_start - 1, 0))
-    while above >= 0 or line_start > 0:
-        prev_start = above + 1
+    while line_start > 0 and indent >= 0:
+        prev_start = data.rfind(b"\n", 0, line_start - 1) + 1
         prev = data[prev_start:line_start - 1]
-        if _LIST_ITEM.match(prev) is None and prev.strip():
-            return ACCESS.search(prev) is not None
-        if prev_start == 0:
-            return False
         line_start = prev_start
-        above = data.rfind(b"\n", 0, max(line_start - 1, 0))
+        if not prev.strip() or prev.lstrip()[:1] == b"#":
+            continue
+        prev_indent = _indent(prev, 0)
+        if listed and _ITEM.match(prev) is not None and prev_indent == indent:
+            continue  # a sibling item of the same list
+        if prev_indent > indent or (prev_indent == indent and not listed):
+            continue  # a sibling key, or deeper
+        key = _KEY_LINE.match(prev)
+        if key is None:
+            return False  # no YAML key encloses it
+        if ACCESS.search(key.group("key")) is not None:
+            return True
+        indent, listed = prev_indent, _LIST_ITEM.match(prev) is not None
+        if indent == 0 and not listed:
+            return False
     return False
+
+
+def _indent(data: bytes, start: int) -> int:
+    end = start
+    while end < len(data) and data[end:end + 1] in (b" ", b"\t"):
+        end += 1
+    return end - start
 
 
 class AccessNets:

@@ -112,7 +112,13 @@ _OPEN = rb"(?:``|`|\*\*|\*|__|_|'|\"|" + _QUOTES + rb"|\[|\(|<(?:" + _ELEMENT + 
 RangeKind = Literal["host", "address"]  # ranges are of host names or addresses
 # What joins a member to the shorthand members after it (`10.0.20.21  # or .22`, `web01, 02 and
 # 03`, `web01/02`, `10.0.20.21 & .22`): a set written as one name and abbreviated others.
-_JOIN = (rb"[ \t]*(?:(?:#|//|--|\()[ \t]*)?(?:,[ \t]*(?:(?:or|and)[ \t]+)?|(?:or|and)[ \t]+|[&+/][ \t]*)")
+_JOIN = (rb"(?:\|(?![ \t|])|[ \t]*(?:(?:#|//|--|\()[ \t]*)?(?:,[ \t]*(?:(?:or|and)[ \t]+)?|(?:or|and)[ \t]+"
+         rb"|[&+/][ \t]*))")
+# A shorthand member of an address set written as a bare last octet (`10.0.0.70/71/72`, `10.0.0.70,71,72`,
+# `10.0.0.70 & 71`, `10.0.0.70+71`, `10.0.0.70|71|72`, `10.0.0.70, 71 and 72`; t31 sweep finding 14): a
+# bare number after a member (no dot) is one where two or more follow, or one after `&` or `+`, or one
+# over 32 after `/` (`10.0.0.70/24` is a prefix length; `10.0.0.70,80` a port or a table's next cell).
+_BARE = re.compile(rb"(?<![.0-9])[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -163,7 +169,7 @@ def range_rule(old: str, new: str, kind: RangeKind) -> RangeRule | None:
     braces = re.compile(left + escaped + rb"\{(?P<items>[0-9]+(?:,[0-9]+)+|[0-9]+\.\.[0-9]+)\}")
     # The left boundary is checked in Python (_left_ok): a lookbehind first would cost re its
     # literal-prefix search, ten times slower over a dense file.
-    member = rb"\.[0-9]{1,3}(?![0-9])(?!\.[0-9])" if kind == "address" \
+    member = rb"\.?[0-9]{1,3}(?![0-9])(?!\.[0-9])" if kind == "address" \
         else rb"[0-9]+(?![A-Za-z0-9_])(?![.-][A-Za-z0-9])"
     joined = re.compile(escaped + rb"(?P<a>" + digits + rb")" + (rb"(?![0-9])(?!\.[0-9])" if kind == "address"
                                                                 else rb"(?![0-9])") + domain + _CLOSE
@@ -309,6 +315,18 @@ def _left_ok(data: bytes, pos: int, kind: RangeKind) -> bool:
                                         + (b"_-" if kind == "host" else b""))
 
 
+def _bare_members_set(rest: bytes) -> bool:
+    """Whether the members after an address (`rest`) read as a set where some are bare last octets
+    (`/71/72`, `,71,72`, `& 71`, `+71`, `|71|72`, `, 71 and 72`); True where none is bare (`.22`)."""
+    bare = _BARE.findall(rest)
+    if len(bare) != 1:
+        return True
+    head = rest[:rest.find(bare[0])]
+    if b"&" in head or b"+" in head:
+        return True
+    return b"/" in head and int(bare[0]) > 32
+
+
 def find_sets(data: bytes, rules: Sequence[RangeRule]) -> list[tuple[tuple[int, int], RangeRule]]:
     """Spans of the sets written as one member then shorthand members (`10.0.20.21  # or .22`,
     `web01, 02 and 03`, `web01/02`) that a rewrite would break, each with its rule: a shorthand
@@ -340,6 +358,8 @@ def find_sets(data: bytes, rules: Sequence[RangeRule]) -> list[tuple[tuple[int, 
             members = [m.decode() for m in re.findall(rb"[0-9]+", rest)]
             if kind == "address" and any(int(m) > 255 for m in members):
                 continue
+            if kind == "address" and not _bare_members_set(rest):
+                continue  # `10.0.20.21/24`: a prefix length; `10.0.0.70,80`: a port or the next cell
             if kind == "host" and not all(len(m) == len(first) or (first[0] != "0" and len(m) > len(first))
                                           for m in members):
                 continue  # `web01 and 2 more`: a count, not a member (web01, 02: as wide as it)

@@ -59,5 +59,5 @@ def with_patterns(matches: list[Match], found: list[PatternHit],
             i += 1
         if not overlaps:
             new, kind = olds[hit.old]
-            added.append(Match(hit.start, hit.end, hit.old, new, kind, refused="pattern"))
+            added.append(Match(hit.start, hit.end, hit.old, new, kind, refused="pattern", note=hit.note))
     return sorted(matches + added, key=lambda m: m.start) if added else matches

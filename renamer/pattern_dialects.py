@@ -45,8 +45,11 @@ COMPOSED = "composed"  # a short literal head, a template, a literal tail: `n{{ 
 # prefix and substring tests in any language (prefix_tests.py, round 23 finding 02)
 CONTAINS = prefix_tests.CONTAINS  # a literal substring: `includes('x')`, `'x' in h`: the glob *x*
 GLOB_PREFIX = prefix_tests.GLOB_PREFIX  # a glob the name starts with: `${h#x}`
+REGEX_CONTAINS = prefix_tests.REGEX_CONTAINS  # a regex searching anywhere: Ansible `select('search', 'x')`
+MAKE_PATTERN = prefix_tests.MAKE_PATTERN  # Make's `$(filter x%,...)`: `%` matches any run
 
-GRAMMARS = (PREFIX, PREFIX_REGEX, LUA, GLOB, REGEX_SEARCH, ANCHORED, LITERAL, COMPOSED, CONTAINS, GLOB_PREFIX)
+GRAMMARS = (PREFIX, PREFIX_REGEX, LUA, GLOB, REGEX_SEARCH, ANCHORED, LITERAL, COMPOSED, CONTAINS, GLOB_PREFIX,
+            REGEX_CONTAINS, MAKE_PATTERN)
 
 # What each position spells (the first pass looks for them; caseless there).
 LITERALS = (b"startswith(", b"match(", b"find(", b"grep", b"(?i)", b"=~", b" -i ", b"[!", b"[[:",
@@ -172,6 +175,11 @@ def as_regex(text: str, grammar: str) -> str | None:
     if grammar == GLOB_PREFIX:
         glob = _glob(text)
         return None if glob is None else glob + ".*"
+    if grammar == REGEX_CONTAINS:
+        return ".*(?:" + text + ").*"
+    if grammar == MAKE_PATTERN:  # one `%` matches any run (Make reads the first only)
+        head, percent, tail = text.partition("%")
+        return re.escape(head) + (".*" + re.escape(tail) if percent else "")
     return None
 
 

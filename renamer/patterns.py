@@ -50,6 +50,7 @@ class PatternHit:
     start: int
     end: int
     old: str  # the old value the pattern matches
+    note: str | None = None  # what the pattern is, where more is known than "a pattern"
 
 
 def fragments(olds: list[str]) -> tuple[bytes, ...]:
@@ -149,11 +150,47 @@ def _declared(data: bytes, olds: list[str], news: Mapping[str, str] | None) -> l
         text = data[declared.start:declared.end].decode("ascii", "replace")
         work.add("pattern positions")
         old = _declared_match(text, declared.grammar, declared.anchored, tuple(olds))
+        if old is not None and declared.grammar == pattern_dialects.CONTAINS and not _tests_a_name(text, old):
+            continue
+        if old is not None and declared.grammar == pattern_dialects.REGEX_CONTAINS \
+                and re.fullmatch(r"[A-Za-z-]+", text) and not _tests_a_name(text, old):
+            continue  # `path.match(/web/)`: a bare stem, searched
         new = news.get(old) if news is not None and old is not None else None
         if old is not None and not (new is not None and _declared_match(text, declared.grammar,
                                                                           declared.anchored, (new,)) == new):
-            out.append(PatternHit(declared.start, declared.end, old))
+            note = _test_note(text, declared.grammar, old, new)
+            out.append(PatternHit(declared.start, declared.end, old, note))
     return out
+
+
+def _tests_a_name(text: str, old: str) -> bool:
+    """Whether a literal substring test (`includes("web")`, `'web0' in h`) may test the name `old`
+    (t31 sweep finding 12): the substring as written (a language's substring test is case-sensitive:
+    `indexOf("Web")` never finds web01), and more than the name's bare stem where the name has a number
+    (`'web' in path` is every web app's vocabulary; `'web0' in h` is the web nodes)."""
+    if text not in old:
+        return False
+    stem = re.match(r"[^0-9]*", old)
+    return not (stem is not None and stem.end() < len(old) and not any(c.isdigit() for c in text)
+                and text in stem.group())
+
+
+# what a prefix or substring test is called in a residual's note (prefix_tests.py)
+_TEST_WORDS = {pattern_dialects.PREFIX: "a prefix test",
+               pattern_dialects.PREFIX_REGEX: "a regex anchored at the start (`re.match`, `match`)",
+               pattern_dialects.CONTAINS: "a substring test",
+               pattern_dialects.GLOB_PREFIX: "a shell prefix removal (a glob the name starts with)",
+               pattern_dialects.REGEX_CONTAINS: "a regular expression search (`=~ /../`, `-match`, `search`)",
+               pattern_dialects.MAKE_PATTERN: "a Make `%` pattern"}
+
+
+def _test_note(text: str, grammar: str, old: str, new: str | None) -> str | None:
+    """The note of a prefix or substring test's residual: what it is and why it no longer selects."""
+    word = _TEST_WORDS.get(grammar)
+    if word is None:
+        return None
+    after = f" and not {new}: after the rename it no longer selects the moved machine" if new else ""
+    return f"`{text}` is {word} that selects {old}{after}"
 
 
 @functools.lru_cache(maxsize=4096)

@@ -11,7 +11,10 @@ web02`) needs no decision and is left out.
 A placeholder stands for the old value's last digits (some or all of its final run of digits):
 the same letter `X`, `x`, `N`, `n` or `#` once per digit (`web0X`, `webXX`, `10.0.0.7x`,
 `10.0.0.1xx`; lower-case `x`/`n` only after a digit: `webx` is a word), or a bracketed word
-(`web0<n>`, `web0{n}`, `web<id>`). Interpolations (`{{ }}`, `${}`, `#{}`, `$()`) are no
+(`web0<n>`, `web0{n}`, `web<id>`; round 24, t31 sweep finding 07: `web0[n]`, `web0(n)`,
+`web0(n+1)`, after a stem ending in a digit: `node[i]` and `node(d)` are code; a batch file's
+`web0%%N` and `web0%N%`, autoconf's `web0@N@`).
+Interpolations (`{{ }}`, `${}`, `#{}`, `$()`) are no
 placeholder here: composed_tails.py reads them. A head followed by a placeholder for a whole octet
 (`10.0.0.X`) is prefix_values.py's. The token stands alone: no letter, digit, `_` or `-` before it
 (nor a dot, for an address), no letter, digit or `_` after it (nor a dot and a digit). Pure:
@@ -25,7 +28,12 @@ from collections.abc import Iterable, Mapping
 
 _DIGITS = re.compile(r"[0-9]+$")
 _NAME_LEFT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-_BRACKETED = rb"<[A-Za-z_][A-Za-z0-9_]{0,11}>|\{[A-Za-z_][A-Za-z0-9_]{0,11}\}"
+_BRACKETED = (rb"<[A-Za-z_][A-Za-z0-9_]{0,11}>|\{[A-Za-z_][A-Za-z0-9_]{0,11}\}"
+              # round 24 (t31 sweep finding 07): `web0[n]`, `web0(n)` / `web0(n+1)` in prose, a batch
+              # file's loop variable `web0%%N` and variable `web0%N%`, autoconf's `web0@N@`
+              rb"|\[[A-Za-z_][A-Za-z0-9_]{0,11}\]|\([A-Za-z_][A-Za-z0-9_]{0,11}(?:[+-][0-9]{1,3})?\)"
+              rb"|%%[A-Za-z]|%[A-Za-z_][A-Za-z0-9_]{0,11}%|@[A-Za-z_][A-Za-z0-9_]{0,11}@")
+_OPENERS = {b">": b"<", b"}": b"{", b"]": b"[", b")": b"(", b"%": b"%", b"@": b"@"}
 # The token from a stem's start: name characters, `#`, then perhaps a bracketed placeholder.
 _TOKEN = re.compile(rb"[A-Za-z0-9_.#-]*(?:" + _BRACKETED + rb")?")
 _BRACKET = re.compile(_BRACKETED)
@@ -68,9 +76,11 @@ class Placeholders:
         if at is None or _RIGHT.match(data, end) is None:
             return []
         stem, placeholder = data[start:at], data[at:end]
-        bracketed = placeholder[:1] in (b"<", b"{")
+        bracketed = placeholder[:1] in (b"<", b"{", b"[", b"(", b"%", b"@")
         if not bracketed and placeholder[:1] in (b"x", b"n") and not stem[-1:].isdigit():
             return []  # `webx`: a word
+        if placeholder[:1] in (b"[", b"(") and not stem[-1:].isdigit():
+            return []  # `node[i]`, `node(d)`: an index or a call in code (`web0[n]` keeps a digit)
         out = []
         for old, digits in stems.get(stem, ()):
             if start and data[start - 1] == ord(".") and _is_v4(old):
@@ -88,9 +98,11 @@ def _placeholder_start(data: bytes, start: int, end: int) -> int | None:
     """Where the placeholder ending at `end` begins (a run of one of `XN#xn`, or `<word>` /
     `{word}`), after at least one byte of `start`; None where none ends there."""
     last = data[end - 1:end]
-    if last in (b">", b"}"):
-        opening = data.rfind(b"<" if last == b">" else b"{", start + 1, end)
+    if last in _OPENERS:
+        opening = data.rfind(_OPENERS[last], start + 1, end - 1)
         return opening if opening > start and _BRACKET.fullmatch(data, opening, end) else None
+    if data[end - 3:end - 1] == b"%%" and end - 3 > start and last.isalpha():
+        return end - 3  # a batch file's `%%N`
     if not last or last not in b"XN#xn":
         return None
     at = end - 1

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from renamer.prefix_tests import CONTAINS, GLOB_PREFIX, PREFIX, positions
+from renamer.prefix_tests import (
+    CONTAINS,
+    GLOB_PREFIX,
+    MAKE_PATTERN,
+    PREFIX,
+    PREFIX_REGEX,
+    REGEX_CONTAINS,
+    positions,
+)
 
 
 @pytest.mark.parametrize(("text", "grammar"), [
@@ -21,10 +29,36 @@ from renamer.prefix_tests import CONTAINS, GLOB_PREFIX, PREFIX, positions
     (b"'web0' in h", CONTAINS),
     (b"'web0' not in h", CONTAINS),
     (b'[ "${h#web0}" != "$h" ]', GLOB_PREFIX),
+    # round 24 (t31 sweep finding 02): slices compared with a literal, more call words, matchers by name
+    (b"h[:4] == 'web0'", PREFIX),
+    (b"'web0' == h[:4]", PREFIX),
+    (b'h[4:8] == "web0"', CONTAINS),
+    (b"substr($h, 0, 4) eq 'web0'", PREFIX),
+    (b'[ "${HOSTNAME:0:4}" = "web0" ]', PREFIX),
+    (b"h.slice(0, 4) === 'web0'", PREFIX),
+    (b'h.substring(2, 6) !== "web0"', CONTAINS),
+    (b'h:sub(1, 4) == "web0"', PREFIX),
+    (b"LEFT(name, 4) = 'web0'", PREFIX),
+    (b"h.startsWith(`web0`)", PREFIX),
+    (b'strncmp(hostname, "web0", 4)', PREFIX),
+    (b'"web0" `isPrefixOf` h', PREFIX),
+    (b'isPrefixOf "web0" h', PREFIX),
+    (b'string:prefix(H, "web0")', PREFIX),
+    (b'lib.hasInfix "web0" n', CONTAINS),
+    (b'strcontains(h, "web0")', CONTAINS),
+    (b"select('match', 'web0')", PREFIX_REGEX),
+    (b"h is match('web0')", PREFIX_REGEX),
+    (b"selectattr('name', 'search', 'web0')", REGEX_CONTAINS),
+    (b"$(filter web0%,$(HOSTS))", MAKE_PATTERN),
+    (b"if ($h.Substring(0,4) -eq 'web0') {}", PREFIX),
+    (b"h[0..3] == 'web0'", PREFIX),
+    (b'&h[..4] == "web0"', PREFIX),
+    (b'h.take(4) == "web0"', PREFIX),
+    (b'take 4 h == "web0"', PREFIX),
 ])
 def test_the_literal_of_each_test(text: bytes, grammar: str) -> None:
     found = positions(text)
-    assert [(text[start:end], kind) for start, end, kind in found] == [(b"web0", grammar)]
+    assert [(text[start:end].rstrip(b"%"), kind) for start, end, kind in found] == [(b"web0", grammar)]
 
 
 @pytest.mark.parametrize("text", [
@@ -32,6 +66,9 @@ def test_the_literal_of_each_test(text: bytes, grammar: str) -> None:
     b'h.includes("-")',  # one or two characters test no name
     b"with open('web0') as f:",  # Python's `with` is no call
     b'send("web0")',
+    b"commonprefix(['web0', h])",  # another word ending in prefix
+    b"x = h[:4]\ny = 'web0'",  # no compare between them
+    b"$(patsubst web0%,%,$(HOSTS))",  # not a filter
 ])
 def test_no_test_read(text: bytes) -> None:
     assert [text[start:end] for start, end, _ in positions(text) if text[start:end] == b"web0"] == []

@@ -26,7 +26,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from renamer.formats import map_calls
+from renamer.formats import map_calls, map_spellings
 
 _TOKEN = re.compile(r"""[{}\[\]()]|[,;]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
 _ENTRY = re.compile(r"""\s*(?:"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>(?:[^'\\\n]|\\.)*)'"""
@@ -101,9 +101,10 @@ def collision(before: str, after: str) -> str | None:
 def map_collision(before: str, after: str) -> str | None:
     """Where the edited text holds a key twice in one map built by a call (by position, by infix
     pairs or by pairs: formats/map_calls.py) that the original did not; else None."""
-    if not any(c in after for c in "[("):
+    if not any(c in after for c in "[(.{"):
         return None
-    found = _twice(map_calls.entries(before), map_calls.entries(after))
+    found = _twice([*map_calls.entries(before), *map_spellings.entries(before)],
+                   [*map_calls.entries(after), *map_spellings.entries(after)])
     if found is None:
         return None
     (_, key), lines = found

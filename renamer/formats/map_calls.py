@@ -11,7 +11,8 @@ call names its keys another way, in any language:
 - **by pairs**: each argument is a two-item pair (`mapOf(Pair("web01", a), ...)`, Java
   `Map.ofEntries(entry("web01", a), ...)`, Python `dict([("web01", a), ...])`, JavaScript
   `new Map([["web01", a], ...])` and `Object.fromEntries`, Rust `HashMap::from([("web01", a),
-  ...])`): the first item of each pair is the key.
+  ...])`, Erlang `maps:from_list([{"web01", a}, ...])`, Elixir `Map.new([{"web01", a}])`; t31 sweep
+  finding 03): the first item of each pair is the key.
 
 Java's `Map.of` and `Map.ofEntries` throw on a duplicate key at class load; Kotlin, Python, Rust
 and JavaScript keep the last one: either way, two keys of one map are two machines under one
@@ -32,7 +33,8 @@ _INFIX = re.compile(r"""[ \t]*(?:->|to(?=[ \t]))""")
 _POSITIONAL = re.compile(r"""(?:(?<![\w$])\w*Map\.of|(?<![\w$.])Hash)[ \t]*\Z""")
 # calls whose arguments are pairs (or one list of pairs): a map's or a dict's constructor
 _PAIRS = re.compile(r"""(?:(?<![\w$])(?:\w*Map(?:Of)?|\w+MapOf|mapOf|dict|OrderedDict|defaultdict"""
-                    r"""|fromEntries|ofEntries|\w*Map::from(?:_iter)?)|\bnew[ \t]+\w*Map)[ \t]*\Z""")
+                    r"""|fromEntries|ofEntries|\w*Map::from(?:_iter)?|maps:from_list|Map\.new)"""
+                    r"""|\bnew[ \t]+\w*Map)[ \t]*\Z""")
 # a tuple's or a list's own bracket, no call before it
 _BARE = re.compile(r"(?:^|[^\w$\s])\s*\Z")
 # a pair written as a call: `Pair(`, `entry(`, `Map.entry(`, `SimpleEntry(`, `tuple(`
@@ -113,4 +115,4 @@ def entries(text: str) -> list[tuple[tuple[str, int], str, int]]:
 def _holds_pairs(text: str, at: int) -> bool:
     """Does the list opened before `at` start with a pair (`[("a", 1), ...]`, `[["a", 1], ...]`)?"""
     rest = text[at:at + 200].lstrip()
-    return rest[:1] in ("(", "[")
+    return rest[:1] in ("(", "[", "{")  # `{`: an Erlang or Elixir tuple

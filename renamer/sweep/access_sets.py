@@ -53,15 +53,22 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
         # spelled in the literal (rewriting moves the rule), or the new address outside it (the host loses
         # access); a network holding both the old and the new address admits the host as before
         inside = [(old, new) for old, new, new_int in holding if over or not low <= new_int <= high]
-        if not inside or not in_access_rule(data, found.start()):
+        if not inside:
+            continue
+        # a literal with no host bits set, wider than a point-to-point /31 (`10.0.0.68/30`), spelling
+        # the renamed address is a network in any context, never that host's own address (t31 sweep
+        # finding 01): rewritten, it moves the set for its neighbours too
+        network = bool(over) and high - low >= 3 and int(ipaddress.IPv4Address(
+            found.group("addr").decode())) == low and low in {o for o, *_ in olds}
+        if not network and not in_access_rule(data, found.start()):
             continue
         if any(out[i].kind == "network" or out[i].refused or out[i].kept for i in over):
             continue  # a network move's literal, or decided already
         text = data[start:end].decode("ascii")
         net = ipaddress.IPv4Network(text, strict=False)
         old, new = inside[0]
-        note = (f"{text} is an access rule's set of {net.num_addresses} addresses ({net}) holding {old}, "
-                f"renamed {new}")
+        what = "an access rule's set" if in_access_rule(data, start) else "a network (no host bits set)"
+        note = f"{text} is {what} of {net.num_addresses} addresses ({net}) holding {old}, renamed {new}"
         for i in over:
             out[i] = Match(out[i].start, out[i].end, out[i].old, out[i].new, out[i].kind, out[i].derived,
                            REASON, None, note)

@@ -113,8 +113,9 @@ def test_java_itself_refuses_the_duplicate_the_sweep_refuses(repo: Repo, run: Ru
                  'java.util.Map.of("a", "app01", "b", "app01"); }\n', id="java-values-odd-positions"),
     pytest.param("two.kt", 'val a = mapOf("web01" to 1)\nval b = mapOf("app01" to 2)\n',
                  'val a = mapOf("app01" to 1)\nval b = mapOf("app01" to 2)\n', id="kotlin-two-maps"),
-    pytest.param("zip.py", 'M = dict(zip(["web01", "app01"], [1, 2]))\n', 'M = dict(zip(["app01", "app01"], [1, 2]))\n',
-                 id="python-zip-not-pairs"),
+    # (`dict(zip([...]))` is a map: refused since t31 sweep finding 03, tests/cli/test_map_spellings.py)
+    pytest.param("zip.py", 'L = list(zip(["web01", "app01"], [1, 2]))\n', 'L = list(zip(["app01", "app01"], [1, 2]))\n',
+                 id="python-zip-not-a-map"),
 ])
 def test_a_value_or_another_map_beside_the_new_name_is_rewritten(path: str, text: str, expected: str, repo: Repo,
                                                                   run: Run) -> None:

@@ -22,6 +22,8 @@ from renamer.formats.map_calls import entries
     'new Map([["web01", 1], ["app01", 2]])',
     'Object.fromEntries([["web01", 1], ["app01", 2]])',
     'BTreeMap::from([("web01", 1), ("app01", 2)])',
+    'maps:from_list([{"web01", 1}, {"app01", 2}])',  # Erlang (t31 sweep finding 03)
+    'Map.new([{"web01", 1}, {"app01", 2}])',  # Elixir
 ])
 def test_keys_of_one_map(text: str) -> None:
     assert [key for _, key, _ in entries(text)] == ["web01", "app01"]
@@ -33,7 +35,7 @@ def test_keys_of_one_map(text: str) -> None:
     'f("web01", "app01")',  # a plain call's arguments
     'listOf("web01", "app01")',
     'Map.of("a", "web01", "b", "app01")',  # values at odd positions
-    'dict(zip(["web01", "app01"], [1, 2]))',  # not pairs
+    'list(zip(["web01", "app01"], [1, 2]))',  # a list of pairs, no map (dict(zip(..)) is: map_spellings.py)
     'p->web01, q->app01',  # C's member access: no quoted key
     'mapOf("a" to "web01", "b" to "app01")',
 ])

@@ -1,0 +1,137 @@
+"""Exclusions written in a rule's own syntax rather than as a key (t32-33 finding 21), pure: the
+networks a rule admits and those it excepts, for `except_blocks.covering` to judge under a move.
+
+* JunOS address lists: `source-address { 10.0.48.0/24; 10.0.48.0/25 except; }` (the entries of
+  one `{ }` block; the longest match decides, so the `except` entry takes its addresses out);
+* a set command's line ending in an exclusion word: JunOS `set ... source-address 10.0.48.0/25
+  except` beside `set ... source-address 10.0.48.0/24` (the same words before the network), ipset
+  `add lan 10.0.48.0/25 nomatch` beside `add lan 10.0.48.0/24` (hash:net's `nomatch`);
+* nftables: `ip saddr 10.0.48.0/24 ip saddr != 10.0.48.0/25` (one selector, `ip`/`ip6` and
+  `saddr`/`daddr`, on one rule's line; a set `{ a, b }` too);
+* a brace list with `!` entries (pf's tables and lists: `{ 10.0.48.0/24 !10.0.48.0/25 }`).
+
+Each yields (the included networks, the excluded ones with their spans, the rule's words).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterator
+
+from renamer.names import IPNetwork
+
+_N = rb"(?:(?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)/[0-9]{1,3}"
+_NET = re.compile(rb"(?<![0-9A-Za-z.:])" + _N + rb"(?![0-9])")
+_JUNOS_EXCEPT = re.compile(rb"(?<![0-9A-Za-z.:])(" + _N + rb")[ \t]+except[ \t]*;")
+_JUNOS_ENTRY = re.compile(rb"(?<![0-9A-Za-z.:!])(" + _N + rb")[ \t]*;")
+_WORD_LINE = re.compile(rb"(?m)^([ \t]*[^\s#!;][^\n]*?[ \t])(" + _N + rb")((?:[ \t]+[^\s]+)*?)"
+                        rb"[ \t]+(except|nomatch)[ \t]*\r?$")
+_NFT = re.compile(rb"(?<![A-Za-z0-9_])(ip6?)[ \t]+(saddr|daddr)[ \t]+(!=[ \t]*|==[ \t]*)?"
+                  rb"(\{[^{}\n]*\}|" + _N + rb"(?![0-9]))")
+_BRACES = re.compile(rb"\{[^{}\n]*\}")
+_BANG = re.compile(rb"!(?!=)[ \t]*(" + _N + rb")(?![0-9])")
+_REACH = 4000  # bytes, at most, between an `except` entry and its block's braces
+
+Rule = tuple[list[IPNetwork], list[tuple[int, int, IPNetwork]], str]
+
+
+def _network(text: bytes) -> IPNetwork | None:
+    try:
+        return ipaddress.ip_network(text.decode("ascii"), strict=False)
+    except ValueError:
+        return None
+
+
+def _nets(data: bytes, start: int, end: int) -> list[tuple[int, int, IPNetwork]]:
+    return [(x.start(), x.end(), net) for x in _NET.finditer(data, start, end)
+            if (net := _network(x.group())) is not None]
+
+
+def _block(data: bytes, pos: int) -> tuple[int, int] | None:
+    """The span inside the innermost `{ }` around `pos`."""
+    depth, at = 0, pos
+    while at > max(0, pos - _REACH):
+        at -= 1
+        char = data[at:at + 1]
+        if char == b"}":
+            depth += 1
+        elif char == b"{":
+            if depth == 0:
+                break
+            depth -= 1
+    else:
+        return None
+    depth, end = 0, pos
+    while end < min(len(data), pos + _REACH):
+        char = data[end:end + 1]
+        if char == b"{":
+            depth += 1
+        elif char == b"}":
+            if depth == 0:
+                return at + 1, end
+            depth -= 1
+        end += 1
+    return None
+
+
+def _junos_blocks(data: bytes) -> Iterator[Rule]:
+    for x in _JUNOS_EXCEPT.finditer(data):
+        span = _block(data, x.start())
+        if span is None:
+            continue
+        included = [net for e in _JUNOS_ENTRY.finditer(data, *span)
+                    if (net := _network(e.group(1))) is not None]
+        excluded = [(x.start(1), x.end(1), net)] if (net := _network(x.group(1))) is not None else []
+        yield included, excluded, "an `except` entry of its address list"
+
+
+def _word_lines(data: bytes) -> Iterator[Rule]:
+    for x in _WORD_LINE.finditer(data):
+        head = x.group(1).strip()
+        net = _network(x.group(2))
+        if net is None:
+            continue
+        same = re.compile(rb"(?m)^[ \t]*" + re.escape(head) + rb"[ \t]+(" + _N + rb")(?![0-9])(?![^\n]*[ \t]"
+                          + x.group(4) + rb"[ \t]*\r?$)")
+        included = [n for y in same.finditer(data) if (n := _network(y.group(1))) is not None]
+        yield included, [(x.start(2), x.end(2), net)], f"`{x.group(4).decode()}` beside `{head.decode()}`"
+
+
+def _nft(data: bytes) -> Iterator[Rule]:
+    for line in re.finditer(rb"(?m)^[^\n]*!=[^\n]*$", data):
+        by_selector: dict[bytes, tuple[list[IPNetwork], list[tuple[int, int, IPNetwork]]]] = {}
+        for x in _NFT.finditer(data, line.start(), line.end()):
+            selector = x.group(1) + b" " + x.group(2)
+            included, excluded = by_selector.setdefault(selector, ([], []))
+            found = _nets(data, x.start(4), x.end(4))
+            if x.group(3) is not None and x.group(3).startswith(b"!="):
+                excluded.extend(found)
+            else:
+                included.extend(net for _, _, net in found)
+        for selector, (included, excluded) in by_selector.items():
+            if included and excluded:
+                yield included, excluded, f"nftables `{selector.decode()} !=`"
+
+
+def _bang_lists(data: bytes) -> Iterator[Rule]:
+    for x in _BRACES.finditer(data):
+        negated = [(y.start(1), y.end(1), net) for y in _BANG.finditer(data, x.start(), x.end())
+                   if (net := _network(y.group(1))) is not None]
+        if not negated:
+            continue
+        spans = {start for start, _, _ in negated}
+        included = [net for start, _, net in _nets(data, x.start(), x.end()) if start not in spans]
+        yield included, negated, "a `!` entry of its list"
+
+
+def rules(data: bytes) -> Iterator[Rule]:
+    """Every rule of this module's syntaxes with an exclusion, in no order."""
+    if b"except" in data:
+        yield from _junos_blocks(data)
+    if b"except" in data or b"nomatch" in data:
+        yield from _word_lines(data)
+    if b"!=" in data:
+        yield from _nft(data)
+    if b"!" in data and b"{" in data:
+        yield from _bang_lists(data)

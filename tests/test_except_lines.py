@@ -1,0 +1,59 @@
+"""except_lines.py (t32-33 finding 21): the included and excluded networks of rules written in
+their own syntax, judged by except_blocks.covering under a move."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+
+from renamer.except_blocks import TOOL, except_hits
+from renamer.except_lines import rules
+from renamer.prefix_moves import PrefixMove
+
+
+def _refused(old: str, new: str, text: str) -> list[str]:
+    move = PrefixMove(ipaddress.ip_network(old), ipaddress.ip_network(new))
+    return [h.old for h in except_hits(text.encode(), [move]) if h.refused == TOOL]
+
+
+JUNOS = "source-address {\n    10.0.48.0/24;\n    10.0.48.0/25 except;\n}\n"
+
+
+@pytest.mark.parametrize("text", [
+    JUNOS,
+    "source-address { 10.0.48.0/24; 10.0.48.0/25 except; }\n",
+    "set firewall filter F term t from address 10.0.48.0/24\nset firewall filter F term t from address "
+    "10.0.48.0/25 except\n",
+    "create lan hash:net\nadd lan 10.0.48.0/24\nadd lan 10.0.48.0/25 nomatch\n",
+    "ipset add lan 10.0.48.0/24\nipset add lan 10.0.48.0/25 timeout 0 nomatch\n",
+    "ip saddr 10.0.48.0/24 ip saddr != 10.0.48.0/25 accept\n",
+    "ip daddr { 10.0.48.0/24, 10.9.0.0/16 } ip daddr != { 10.0.48.0/25, 10.9.1.0/24 } drop\n",
+    "table <lan> { 10.0.48.0/24, !10.0.48.0/25 }\n",
+    'lan = "{ 10.0.48.0/24 ! 10.0.48.0/25 }"\n',
+])
+def test_an_exclusion_a_shrink_makes_cover_its_network(text: str) -> None:
+    assert _refused("10.0.48.0/24", "10.0.48.0/25", text) == ["10.0.48.0/25"]
+    assert _refused("10.0.48.0/24", "10.0.60.0/25", text) == ["10.0.48.0/25"]  # lands there by offset
+    assert _refused("10.0.48.0/24", "10.0.48.0/22", text) == []  # a grow keeps it inside
+    assert _refused("10.0.48.0/24", "10.0.48.0/25", text.replace("/25", "/26")) == []  # still inside
+
+
+@pytest.mark.parametrize("text", [
+    "ip saddr 10.0.48.0/24 ip daddr != 10.0.48.0/25 accept\n",  # another selector
+    "pass in from 10.0.48.0/24 to !10.0.48.0/25\n",  # pf: from and to are two fields
+    "a {\n  source-address {\n    10.0.48.0/24;\n  }\n  destination-address {\n    10.0.48.0/25 except;\n  }\n}\n",
+    "ipset add lan 10.0.48.0/24\nipset add other 10.0.48.0/25 nomatch\n",  # another set
+])
+def test_an_exclusion_of_another_rule_is_none(text: str) -> None:
+    assert _refused("10.0.48.0/24", "10.0.48.0/25", text) == []
+
+
+def test_ipv6_and_the_rule_words() -> None:
+    text = b"ip6 saddr 2001:db8:a::/48 ip6 saddr != 2001:db8:a::/56 accept\n"
+    [(included, excluded, what)] = list(rules(text))
+    assert included == [ipaddress.ip_network("2001:db8:a::/48")]
+    assert [str(net) for _, _, net in excluded] == ["2001:db8:a::/56"]
+    assert what == "nftables `ip6 saddr !=`"
+    assert _refused("2001:db8:a::/48", "2001:db8:a::/56", text.decode()) == ["2001:db8:a::/56"]
+    assert _refused("2001:db8:a::/48", "2001:db8::/44", text.decode()) == []

@@ -12,7 +12,8 @@ refused the same way, so verify does not say OK.
 
 The same holds for every exclusion key beside the key it excludes from (t32-33 finding 02): Calico's
 `nets` + `notNets`, Istio's `ipBlocks` + `notIpBlocks` and `remoteIpBlocks` + `notRemoteIpBlocks`
-(a rule admits what the one names less what the other does): `not` + the key's name, or `not_`.
+(a rule admits what the one names less what the other does): `not` + the key's name, or `not_`;
+AWS IAM's `NotIpAddress` beside `IpAddress` in one `Condition` (`Not` + the key's name).
 And for the exclusions `except_lines` reads in a rule's own syntax (JunOS `except`, ipset `nomatch`,
 nftables `!=`, pf `!`; t32-33 finding 21), judged by `covering`.
 
@@ -38,7 +39,7 @@ TOOL = "tool-refuses"  # as prefix_pools.TOOL
 # `notIpBlocks` / `notRemoteIpBlocks` (of `ipBlocks` / `remoteIpBlocks`): `not` + the key it excludes
 # from (t32-33 finding 02).
 _EXCEPT = re.compile(rb"(?m)(?:^([ \t]*(?:-[ \t]+)?)|(?<=[{,])[ \t]*)[\"']?"
-                     rb"(except|not(?:_[a-z]|[A-Z])[A-Za-z_]*)[\"']?[ \t]*:")
+                     rb"(except|[Nn]ot(?:_[a-z]|[A-Z])[A-Za-z_]*)[\"']?[ \t]*:")
 _NET = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
                   rb"/([0-9]{1,3})(?![0-9])")
 _ITEM = re.compile(rb"[ \t]*-(?:[ \t]|\r?$)")
@@ -53,6 +54,8 @@ def _include_key(exclude: bytes) -> bytes:
     if exclude == b"except":
         return b"cidr"
     rest = exclude[3:].lstrip(b"_")
+    if exclude.startswith(b"Not"):  # AWS IAM's `NotIpAddress` beside `IpAddress`
+        return rest
     return rest[:1].lower() + rest[1:]
 
 
@@ -119,9 +122,8 @@ def _value(data: bytes, pos: int, column: int) -> tuple[int, int]:
     at = pos
     while at < line_end and data[at:at + 1] in (b" ", b"\t", b"\"", b"'"):
         at += 1
-    if data[at:at + 1] == b"[":
-        close = data.find(b"]", at)
-        return at, len(data) if close < 0 else close + 1
+    if data[at:at + 1] in (b"[", b"{"):  # a flow list or mapping, to its closing bracket
+        return at, _closing(data, at)
     rest = data[at:line_end].strip()
     if rest and not rest.startswith(b"#"):
         scalar = _SCALAR.match(data, at)
@@ -142,6 +144,20 @@ def _value(data: bytes, pos: int, column: int) -> tuple[int, int]:
             break
         end = value_end = nxt_end
     return line_end, value_end
+
+
+def _closing(data: bytes, at: int) -> int:
+    """The end of the bracketed value opening at `at` (after its matching `]` or `}`)."""
+    depth = 0
+    for end in range(at, min(len(data), at + _MOST_LINES * 200)):
+        char = data[end:end + 1]
+        if char in (b"[", b"{"):
+            depth += 1
+        elif char in (b"]", b"}"):
+            depth -= 1
+            if depth == 0:
+                return end + 1
+    return at
 
 
 def _after(net: IPNetwork, move: PrefixMove) -> IPNetwork | None:
@@ -193,7 +209,7 @@ def covering(data: bytes, included: Sequence[IPNetwork], excluded: Sequence[tupl
 
 def except_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
     """Each exclusion entry that would cover its whole resized network after the move (module doc)."""
-    if b"except" in data or b"not" in data:
+    if b"except" in data or b"not" in data or b"Not" in data:
         yield from _key_hits(data, moves)
     for included, excluded, what in except_lines.rules(data):
         yield from covering(data, included, excluded, moves, what)

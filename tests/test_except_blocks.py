@@ -65,6 +65,11 @@ def test_an_indentless_except_list_is_read() -> None:
      'remoteIpBlocks: ["2001:db8:a::/48"]\nnotRemoteIpBlocks: ["2001:db8:a::/56"]\n'),
     ("10.0.48.0/24", "10.0.60.0/25", '{"ipBlocks": ["10.0.48.0/24"], "notIpBlocks": ["10.0.48.0/25"]}\n'),
     ("10.0.48.0/24", "10.0.48.0/25", "not_nets: [10.0.48.0/25]\nnets: [10.0.48.0/24]\n"),
+    # AWS IAM: `NotIpAddress` beside `IpAddress` in one Condition (both must hold)
+    ("10.0.48.0/24", "10.0.48.0/25", '{\n  "IpAddress": {\n    "aws:SourceIp": ["10.0.48.0/24"]\n  },\n'
+     '  "NotIpAddress": {\n    "aws:SourceIp": "10.0.48.0/25"\n  }\n}\n'),
+    ("10.0.48.0/24", "10.0.48.0/25", '{"IpAddress": {"aws:SourceIp": "10.0.48.0/24"}, '
+     '"NotIpAddress": {"aws:SourceIp": "10.0.48.0/25"}}\n'),
 ])
 def test_a_not_key_excludes_from_its_key(old: str, new: str, text: str) -> None:
     found = _hits(old, new, text)

@@ -6,6 +6,7 @@ rules are checked in Python (yaml, ipaddress); nftables' own `nft -c` reads the 
 from __future__ import annotations
 
 import ipaddress
+import json
 import subprocess
 import tempfile
 from pathlib import Path
@@ -139,6 +140,35 @@ def test_not_nets_left_inside_follow_and_written_ones_fail_verify(run: Run, tmp_
     assert checked.exit_code == 1, checked.stdout
     for where in ("gnp.yaml:10:19", "gnp.yaml:16:11", "authz.yaml:11:24", "authz.yaml:14:13"):
         assert f"{where}: residual (tool-refuses): 10.0.48.0/25" in checked.stdout, (where, checked.stdout)
+
+
+IAM = {"Version": "2012-10-17", "Statement": [{
+    "Effect": "Allow", "Action": "s3:GetObject", "Resource": "*",
+    "Condition": {"IpAddress": {"aws:SourceIp": ["NET", "10.9.0.0/16"]}, "NotIpAddress": {"aws:SourceIp": "NOT"}}}]}
+
+
+def test_an_iam_not_ip_address_a_shrink_makes_cover_its_network_refuses(run: Run, tmp_path: Path) -> None:
+    """AWS IAM `NotIpAddress` beside `IpAddress` in one Condition (both must hold) under /24 -> /25
+    in place: refused; under a grow (/24 -> /22) written and the policy still admits part of the
+    network (json, ipaddress); a file written so fails verify."""
+    def policy(net: str, excluded: str) -> str:
+        return json.dumps(IAM, indent=2).replace("NET", net).replace("NOT", excluded) + "\n"
+    root = _repo(tmp_path, {"policy.json": policy("10.0.48.0/24", "10.0.48.0/25")}, "10.0.48.0/24: 10.0.48.0/25")
+    before = snapshot(root)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert snapshot(root) == before
+    assert "policy.json:16: tool-refuses: the exclusion 10.0.48.0/25 of 10.0.48.0/24 (NotIpAddress of IpAddress)" \
+        in done.stderr, done.stderr
+    root = _repo(tmp_path, {"policy.json": policy("10.0.48.0/24", "10.0.48.0/25")}, "10.0.48.0/24: 10.0.48.0/22")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    condition = json.loads((root / "policy.json").read_text())["Statement"][0]["Condition"]
+    assert condition["IpAddress"]["aws:SourceIp"][0] == "10.0.48.0/22"
+    assert _admitted(condition["IpAddress"]["aws:SourceIp"][0], condition["NotIpAddress"]["aws:SourceIp"]) == 896
+    root = _repo(tmp_path, {"policy.json": policy("10.0.48.0/25", "10.0.48.0/25")}, "10.0.48.0/24: 10.0.48.0/25")
+    checked = run(root, "verify", "--strict")
+    assert checked.exit_code == 1
+    assert "policy.json:16:" in checked.stdout and "residual (tool-refuses): 10.0.48.0/25" in checked.stdout
 
 
 # -- 21: JunOS `except`, ipset `nomatch`, nftables `!=`, pf `!` ---------------------------------------

@@ -19,7 +19,8 @@ nftables `!=`, pf `!`; t32-33 finding 21), judged by `covering`.
 
 Read in YAML block mappings (the two keys at one column of one mapping, the list in flow style or in
 block style, indented or indentless: `except:` then `- E` at the key's own column, as kubernetes.io
-writes it; t32-33 finding 01) and in JSON or flow mappings on one line.
+writes it; t32-33 finding 01), in JSON or flow mappings on one line, and in HCL blocks (`=` for `:`:
+the Terraform kubernetes provider's `ip_block { cidr = "..." except = [...] }`).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ TOOL = "tool-refuses"  # as prefix_pools.TOOL
 # `notIpBlocks` / `notRemoteIpBlocks` (of `ipBlocks` / `remoteIpBlocks`): `not` + the key it excludes
 # from (t32-33 finding 02).
 _EXCEPT = re.compile(rb"(?m)(?:^([ \t]*(?:-[ \t]+)?)|(?<=[{,])[ \t]*)[\"']?"
-                     rb"(except|[Nn]ot(?:_[a-z]|[A-Z])[A-Za-z_]*)[\"']?[ \t]*:")
+                     rb"(except|[Nn]ot(?:_[a-z]|[A-Z])[A-Za-z_]*)[\"']?[ \t]*(?::|=(?![=>~]))")
 _NET = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
                   rb"/([0-9]{1,3})(?![0-9])")
 _ITEM = re.compile(rb"[ \t]*-(?:[ \t]|\r?$)")
@@ -222,7 +223,7 @@ def _key_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
         begin, end = (_mapping(data, line_start, column) if column >= 0
                       else (line_start, _lines(data, x.start())[1]))
         name = _include_key(x.group(2))
-        include = re.compile(rb"(?<![A-Za-z_])[\"']?" + re.escape(name) + rb"[\"']?[ \t]*:")
+        include = re.compile(rb"(?<![A-Za-z_])[\"']?" + re.escape(name) + rb"[\"']?[ \t]*(?::|=(?![=>~]))")
         # the include key of the same mapping: on the exclusion's line (a flow mapping) or at its column
         keys = [c for c in include.finditer(data, begin, end)
                 if (at := _lines(data, c.start())[0]) == line_start or c.start() - at == column]

@@ -76,6 +76,18 @@ def test_a_not_key_excludes_from_its_key(old: str, new: str, text: str) -> None:
     assert [refused for _, refused in found] == [TOOL], found
 
 
+HCL = ('resource "kubernetes_network_policy" "lan" {\n  spec {\n    ingress {\n      from {\n        ip_block {\n'
+       '          cidr   = "10.0.48.0/24"\n          except = ["10.0.48.0/25"]\n        }\n      }\n    }\n  }\n}\n')
+KUBECTL_JSON = ('{\n    "ipBlock": {\n        "cidr": "10.0.48.0/24",\n        "except": [\n            "10.0.48.0/25"\n'
+                '        ]\n    }\n}\n')
+
+
+def test_hcl_and_multi_line_json() -> None:
+    assert _hits("10.0.48.0/24", "10.0.48.0/25", HCL) == [("10.0.48.0/25", TOOL)]
+    assert _hits("10.0.48.0/24", "10.0.48.0/22", HCL) == []
+    assert _hits("10.0.48.0/24", "10.0.48.0/25", KUBECTL_JSON) == [("10.0.48.0/25", TOOL)]
+
+
 def test_a_not_key_beside_another_key_or_a_word_is_none() -> None:
     assert _hits("10.0.48.0/24", "10.0.48.0/25", "cidrs: [10.0.48.0/24]\nnotNets: [10.0.48.0/25]\n") == []
     assert _hits("10.0.48.0/24", "10.0.48.0/25", "notes: 10.0.48.0/25\nes: 10.0.48.0/24\n") == []

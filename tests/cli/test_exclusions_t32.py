@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -77,6 +78,28 @@ def test_an_indentless_except_left_inside_follows_and_a_written_one_fails_verify
     checked = run(root, "verify", "--strict")
     assert checked.exit_code == 1, checked.stdout
     assert "np.yaml:12:11: residual (tool-refuses): 10.0.48.0/25" in checked.stdout, checked.stdout
+
+
+TF = ('resource "kubernetes_network_policy" "lan" {\n  metadata {\n    name = "lan"\n  }\n  spec {\n'
+      '    pod_selector {}\n    ingress {\n      from {\n        ip_block {\n          cidr   = "CIDR"\n'
+      '          except = ["EXCEPT"]\n        }\n      }\n    }\n    policy_types = ["Ingress"]\n  }\n}\n')
+
+
+def test_the_terraform_kubernetes_provider_s_ip_block_refuses_too(run: Run, tmp_path: Path) -> None:
+    """HCL's `ip_block { cidr = ..., except = [...] }` (`=` for `:`) under /24 -> /25 in place:
+    refused; under a grow written, the except kept strictly inside (ipaddress)."""
+    files = {"np.tf": TF.replace("CIDR", "10.0.48.0/24").replace("EXCEPT", "10.0.48.0/25")}
+    root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.48.0/25")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert "np.tf:11: tool-refuses: the except entry 10.0.48.0/25 of the cidr 10.0.48.0/24" in done.stderr
+    root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.48.0/22")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    text = (root / "np.tf").read_text()
+    cidr = re.search(r'cidr   = "([^"]+)"', text)
+    excepted = re.search(r'except = \["([^"]+)"\]', text)
+    assert cidr is not None and excepted is not None and cidr.group(1) == "10.0.48.0/22"
+    assert _admitted(cidr.group(1), excepted.group(1)) == 1024 - 128
 
 
 # -- 02: Calico notNets, Istio notIpBlocks / notRemoteIpBlocks ---------------------------------------

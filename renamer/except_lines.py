@@ -8,7 +8,12 @@ networks a rule admits and those it excepts, for `except_blocks.covering` to jud
   `add lan 10.0.48.0/25 nomatch` beside `add lan 10.0.48.0/24` (hash:net's `nomatch`);
 * nftables: `ip saddr 10.0.48.0/24 ip saddr != 10.0.48.0/25` (one selector, `ip`/`ip6` and
   `saddr`/`daddr`, on one rule's line; a set `{ a, b }` too);
-* a brace list with `!` entries (pf's tables and lists: `{ 10.0.48.0/24 !10.0.48.0/25 }`).
+* a brace list with `!` entries (pf's tables and lists: `{ 10.0.48.0/24 !10.0.48.0/25 }`);
+* rules the first match decides, a deny of part of the network before the allow of it: nginx's
+  `deny 10.0.48.0/25;` before `allow 10.0.48.0/24;` (one block, or a file of them), iptables'
+  `-A INPUT -s 10.0.48.0/25 -j DROP` before `-A INPUT -s 10.0.48.0/24 -j ACCEPT` (one chain, the
+  rest of the rule the same; `-d` alike, REJECT too);
+* Apache's `Require not ip 10.0.48.0/25` beside `Require ip 10.0.48.0/24` in one `<RequireAll>`.
 
 Each yields (the included networks, the excluded ones with their spans, the rule's words).
 """
@@ -31,6 +36,11 @@ _NFT = re.compile(rb"(?<![A-Za-z0-9_])(ip6?)[ \t]+(saddr|daddr)[ \t]+(!=[ \t]*|=
                   rb"(\{[^{}\n]*\}|" + _N + rb"(?![0-9]))")
 _BRACES = re.compile(rb"\{[^{}\n]*\}")
 _BANG = re.compile(rb"!(?!=)[ \t]*(" + _N + rb")(?![0-9])")
+_NGINX = re.compile(rb"(?m)^[ \t]*(deny|allow)[ \t]+(" + _N + rb")[ \t]*;")
+_IPTABLES = re.compile(rb"(?m)^[ \t]*(?:ip6?tables[ \t]+(?:-t[ \t]+\S+[ \t]+)?)?-A[ \t]+(\S+)([^\n]*)$")
+_IPT_NET = re.compile(rb"(?:^|[ \t])(-s|--source|-d|--destination)[ \t]+(" + _N + rb")(?=[ \t]|$)")
+_IPT_JUMP = re.compile(rb"[ \t]-j[ \t]+(ACCEPT|DROP|REJECT)\b[^\n]*")
+_REQUIRE = re.compile(rb"(?mi)^[ \t]*Require[ \t]+(not[ \t]+)?ip[ \t]+([^\n]*)$")
 _REACH = 4000  # bytes, at most, between an `except` entry and its block's braces
 
 Rule = tuple[list[IPNetwork], list[tuple[int, int, IPNetwork]], str]
@@ -125,6 +135,50 @@ def _bang_lists(data: bytes) -> Iterator[Rule]:
         yield included, negated, "a `!` entry of its list"
 
 
+def _nginx(data: bytes) -> Iterator[Rule]:
+    for x in _NGINX.finditer(data):
+        if x.group(1) != b"deny" or (net := _network(x.group(2))) is None:
+            continue
+        end = (_block(data, x.start()) or (0, len(data)))[1]
+        included = [n for y in _NGINX.finditer(data, x.end(), end)
+                    if y.group(1) == b"allow" and (n := _network(y.group(2))) is not None]
+        what = "nginx's `deny` before `allow`, the first match decides"
+        yield included, [(x.start(2), x.end(2), net)], what
+
+
+def _iptables(data: bytes) -> Iterator[Rule]:
+    rules: list[tuple[bytes, bytes, bytes, int, int, IPNetwork]] = []  # key, flag, target, span, network
+    for x in _IPTABLES.finditer(data):
+        found = list(_IPT_NET.finditer(x.group(2)))
+        jump = _IPT_JUMP.search(x.group(2))
+        if len(found) != 1 or jump is None or (net := _network(found[0].group(2))) is None:
+            continue
+        flag = b"-s" if found[0].group(1) in (b"-s", b"--source") else b"-d"
+        rest = x.group(2)
+        key = x.group(1) + b" " + (rest[:found[0].start()] + rest[found[0].end():jump.start()]).strip()
+        start = x.start(2) + found[0].start(2)
+        rules.append((key, flag, jump.group(1), start, start + len(found[0].group(2)), net))
+    for i, (key, flag, target, start, end, net) in enumerate(rules):
+        if target == b"ACCEPT":
+            continue
+        included = [n for k, f, t, _, _, n in rules[i + 1:] if t == b"ACCEPT" and (k, f) == (key, flag)]
+        what = f"iptables' `{flag.decode()} ... -j {target.decode()}` before ACCEPT"
+        yield included, [(start, end, net)], what
+
+
+def _apache(data: bytes) -> Iterator[Rule]:
+    for x in _REQUIRE.finditer(data):
+        if x.group(1) is None:
+            continue
+        opened = data.rfind(b"<RequireAll", 0, x.start())
+        closed = data.find(b"</RequireAll>", x.end())
+        if opened < 0 or closed < 0 or data.find(b"</RequireAll>", opened, x.start()) >= 0:
+            continue
+        included = [net for y in _REQUIRE.finditer(data, opened, closed) if y.group(1) is None
+                    for _, _, net in _nets(data, y.start(2), y.end(2))]
+        yield included, _nets(data, x.start(2), x.end(2)), "Apache's `Require not ip` in a <RequireAll>"
+
+
 def rules(data: bytes) -> Iterator[Rule]:
     """Every rule of this module's syntaxes with an exclusion, in no order."""
     if b"except" in data:
@@ -135,3 +189,9 @@ def rules(data: bytes) -> Iterator[Rule]:
         yield from _nft(data)
     if b"!" in data and b"{" in data:
         yield from _bang_lists(data)
+    if b"deny" in data and b"allow" in data:
+        yield from _nginx(data)
+    if b"-A" in data and b"ACCEPT" in data:
+        yield from _iptables(data)
+    if b"RequireAll" in data:
+        yield from _apache(data)

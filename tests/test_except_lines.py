@@ -31,6 +31,13 @@ JUNOS = "source-address {\n    10.0.48.0/24;\n    10.0.48.0/25 except;\n}\n"
     "ip daddr { 10.0.48.0/24, 10.9.0.0/16 } ip daddr != { 10.0.48.0/25, 10.9.1.0/24 } drop\n",
     "table <lan> { 10.0.48.0/24, !10.0.48.0/25 }\n",
     'lan = "{ 10.0.48.0/24 ! 10.0.48.0/25 }"\n',
+    # the first match decides: a deny of part of the network before the allow of it
+    "location / {\n    deny 10.0.48.0/25;\n    allow 10.0.48.0/24;\n    deny all;\n}\n",
+    "deny 10.0.48.0/25;\nallow 10.0.48.0/24;\n",
+    "*filter\n-A INPUT -s 10.0.48.0/25 -j DROP\n-A INPUT -s 10.0.48.0/24 -j ACCEPT\nCOMMIT\n",
+    "iptables -A FORWARD -d 10.0.48.0/25 -j REJECT --reject-with icmp-port-unreachable\n"
+    "iptables -A FORWARD -d 10.0.48.0/24 -j ACCEPT\n",
+    "<RequireAll>\n    Require ip 10.0.48.0/24\n    Require not ip 10.0.48.0/25\n</RequireAll>\n",
 ])
 def test_an_exclusion_a_shrink_makes_cover_its_network(text: str) -> None:
     assert _refused("10.0.48.0/24", "10.0.48.0/25", text) == ["10.0.48.0/25"]
@@ -44,6 +51,13 @@ def test_an_exclusion_a_shrink_makes_cover_its_network(text: str) -> None:
     "pass in from 10.0.48.0/24 to !10.0.48.0/25\n",  # pf: from and to are two fields
     "a {\n  source-address {\n    10.0.48.0/24;\n  }\n  destination-address {\n    10.0.48.0/25 except;\n  }\n}\n",
     "ipset add lan 10.0.48.0/24\nipset add other 10.0.48.0/25 nomatch\n",  # another set
+    "location / {\n    allow 10.0.48.0/24;\n    deny 10.0.48.0/25;\n}\n",  # the allow first: a dead deny
+    "a {\n    deny 10.0.48.0/25;\n}\nb {\n    allow 10.0.48.0/24;\n}\n",  # two blocks
+    "-A INPUT -s 10.0.48.0/25 -p tcp --dport 22 -j DROP\n-A INPUT -s 10.0.48.0/24 -j ACCEPT\n",  # ssh only
+    "-A INPUT -s 10.0.48.0/25 -j DROP\n-A FORWARD -s 10.0.48.0/24 -j ACCEPT\n",  # another chain
+    "-A INPUT -s 10.0.48.0/25 -j DROP\n-A INPUT -d 10.0.48.0/24 -j ACCEPT\n",  # another field
+    "<RequireAny>\n Require ip 10.0.48.0/24\n</RequireAny>\n<RequireAll>\n Require not ip 10.0.48.0/25\n"
+    " Require all granted\n</RequireAll>\n",
 ])
 def test_an_exclusion_of_another_rule_is_none(text: str) -> None:
     assert _refused("10.0.48.0/24", "10.0.48.0/25", text) == []

@@ -280,3 +280,49 @@ def test_written_exclusions_fail_verify(run: Run, tmp_path: Path) -> None:
     assert checked.exit_code == 1, checked.stdout
     for where in ("junos.conf:8:25", "junos-set.conf:2:67", "lan.ipset:3:9", "f.nft:4:39", "pf.conf:1:35"):
         assert f"{where}: residual (tool-refuses): 10.0.48.0/25" in checked.stdout, (where, checked.stdout)
+
+
+NGINX = "server {\n    listen 80;\n    location / {\n        deny NOT;\n        allow NET;\n        deny all;\n    }\n}\n"
+IPT = "*filter\n:INPUT DROP [0:0]\n-A INPUT -s NOT -j DROP\n-A INPUT -s NET -j ACCEPT\nCOMMIT\n"
+APACHE = ("<Location /admin>\n    <RequireAll>\n        Require ip NET\n        Require not ip NOT\n"
+          "    </RequireAll>\n</Location>\n")
+
+
+def _first_match(rules: list[tuple[str, str]], address: str) -> bool:
+    """nginx's and iptables' rule: the first rule whose network holds the address decides."""
+    return next((verdict == "allow" for verdict, net in rules
+                 if ipaddress.ip_address(address) in ipaddress.ip_network(net)), False)
+
+
+def test_a_deny_before_the_allow_a_shrink_makes_cover_the_network_refuses(run: Run, tmp_path: Path) -> None:
+    """nginx's `deny E;` before `allow N;` in one block, iptables' `-s E -j DROP` before `-s N -j
+    ACCEPT` in one chain and Apache's `Require not ip E` beside `Require ip N` in a <RequireAll>,
+    under /24 -> /25 in place (IPv6 /48 -> /56 for iptables): each admitted the addresses the shrink
+    leaves out and would admit nothing: refused, nothing written. Under a grow (/24 -> /22) written,
+    and the first-match rules still admit the grown network less the deny (checked in Python: nginx,
+    iptables and Apache are not installed)."""
+    files = {name: text.replace("NET", "10.0.48.0/24").replace("NOT", "10.0.48.0/25")
+             for name, text in (("site.conf", NGINX), ("rules.v4", IPT), ("admin.conf", APACHE))}
+    files["rules.v6"] = IPT.replace("NET", "2001:db8:a::/48").replace("NOT", "2001:db8:a::/56")
+    root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.48.0/25, 2001:db8:a::/48: 2001:db8:a::/56")
+    before = snapshot(root)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert snapshot(root) == before
+    for where in ("site.conf:4: tool-refuses: the exclusion 10.0.48.0/25 of 10.0.48.0/24 (nginx's",
+                  "rules.v4:3: tool-refuses: the exclusion 10.0.48.0/25 of 10.0.48.0/24 (iptables'",
+                  "rules.v6:3: tool-refuses: the exclusion 2001:db8:a::/56 of 2001:db8:a::/48 (iptables'",
+                  "admin.conf:4: tool-refuses: the exclusion 10.0.48.0/25 of 10.0.48.0/24 (Apache's"):
+        assert where in done.stderr, (where, done.stderr)
+    del files["rules.v6"]
+    root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.48.0/22")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    text = (root / "site.conf").read_text()
+    assert "deny 10.0.48.0/25;\n        allow 10.0.48.0/22;" in text, text
+    rules = [("deny", "10.0.48.0/25"), ("allow", "10.0.48.0/22")]
+    assert not _first_match(rules, "10.0.48.5") and _first_match(rules, "10.0.48.200")
+    assert _first_match(rules, "10.0.51.7")
+    assert "-A INPUT -s 10.0.48.0/25 -j DROP\n-A INPUT -s 10.0.48.0/22 -j ACCEPT" in (root / "rules.v4").read_text()
+    assert "Require ip 10.0.48.0/22\n        Require not ip 10.0.48.0/25" in (root / "admin.conf").read_text()
+    assert run(root, "verify", "--strict").exit_code == 0

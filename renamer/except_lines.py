@@ -7,7 +7,8 @@ networks a rule admits and those it excepts, for `except_blocks.covering` to jud
   except` beside `set ... source-address 10.0.48.0/24` (the same words before the network), ipset
   `add lan 10.0.48.0/25 nomatch` beside `add lan 10.0.48.0/24` (hash:net's `nomatch`);
 * nftables: `ip saddr 10.0.48.0/24 ip saddr != 10.0.48.0/25` (one selector, `ip`/`ip6` and
-  `saddr`/`daddr`, on one rule's line; a set `{ a, b }` too);
+  `saddr`/`daddr`, on one rule's line; an anonymous set `{ a, b }` too, and a named set `@half`
+  whose `elements = { }` the file defines: the refusal stands at the element);
 * a brace list with `!` entries (pf's tables and lists: `{ 10.0.48.0/24 !10.0.48.0/25 }`);
 * rules the first match decides, a deny of part of the network before the allow of it: nginx's
   `deny 10.0.48.0/25;` before `allow 10.0.48.0/24;` (one block, or a file of them), iptables'
@@ -33,7 +34,10 @@ _JUNOS_ENTRY = re.compile(rb"(?<![0-9A-Za-z.:!])(" + _N + rb")[ \t]*;")
 _WORD_LINE = re.compile(rb"(?m)^([ \t]*[^\s#!;][^\n]*?[ \t])(" + _N + rb")((?:[ \t]+[^\s]+)*?)"
                         rb"[ \t]+(except|nomatch)[ \t]*\r?$")
 _NFT = re.compile(rb"(?<![A-Za-z0-9_])(ip6?)[ \t]+(saddr|daddr)[ \t]+(!=[ \t]*|==[ \t]*)?"
-                  rb"(\{[^{}\n]*\}|" + _N + rb"(?![0-9]))")
+                  rb"(\{[^{}\n]*\}|@[A-Za-z_][A-Za-z0-9_]*|" + _N + rb"(?![0-9]))")
+# A named nftables set of the same file: `set lan { type ipv4_addr; flags interval; elements = { ... } }`
+_NFT_SET = re.compile(rb"(?<![A-Za-z0-9_])set[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*\{")
+_ELEMENTS = re.compile(rb"elements[ \t]*=[ \t]*\{([^{}]*)\}")
 _BRACES = re.compile(rb"\{[^{}\n]*\}")
 _BANG = re.compile(rb"!(?!=)[ \t]*(" + _N + rb")(?![0-9])")
 _NGINX = re.compile(rb"(?m)^[ \t]*(deny|allow)[ \t]+(" + _N + rb")[ \t]*;")
@@ -108,13 +112,28 @@ def _word_lines(data: bytes) -> Iterator[Rule]:
         yield included, [(x.start(2), x.end(2), net)], f"`{x.group(4).decode()}` beside `{head.decode()}`"
 
 
+def _nft_sets(data: bytes) -> dict[bytes, list[tuple[int, int, IPNetwork]]]:
+    """The networks of each named set the file defines, with their spans."""
+    sets = {}
+    for x in _NFT_SET.finditer(data):
+        span = _block(data, x.end())
+        if span is None:
+            continue
+        elements = _ELEMENTS.search(data, *span)
+        if elements is not None:
+            sets[x.group(1)] = _nets(data, elements.start(1), elements.end(1))
+    return sets
+
+
 def _nft(data: bytes) -> Iterator[Rule]:
+    sets = _nft_sets(data) if b"@" in data else {}
     for line in re.finditer(rb"(?m)^[^\n]*!=[^\n]*$", data):
         by_selector: dict[bytes, tuple[list[IPNetwork], list[tuple[int, int, IPNetwork]]]] = {}
         for x in _NFT.finditer(data, line.start(), line.end()):
             selector = x.group(1) + b" " + x.group(2)
             included, excluded = by_selector.setdefault(selector, ([], []))
-            found = _nets(data, x.start(4), x.end(4))
+            found = (sets.get(x.group(4)[1:], []) if x.group(4).startswith(b"@")
+                     else _nets(data, x.start(4), x.end(4)))
             if x.group(3) is not None and x.group(3).startswith(b"!="):
                 excluded.extend(found)
             else:

@@ -71,3 +71,15 @@ def test_ipv6_and_the_rule_words() -> None:
     assert what == "nftables `ip6 saddr !=`"
     assert _refused("2001:db8:a::/48", "2001:db8:a::/56", text.decode()) == ["2001:db8:a::/56"]
     assert _refused("2001:db8:a::/48", "2001:db8::/44", text.decode()) == []
+
+
+NAMED = ("table inet f {\n  set lan {\n    type ipv4_addr\n    flags interval\n"
+         "    elements = { 10.0.48.0/24, 10.9.0.0/16 }\n  }\n  set half {\n    type ipv4_addr\n"
+         "    flags interval\n    elements = {\n      10.0.48.0/25,\n    }\n  }\n  chain input {\n"
+         "    type filter hook input priority 0;\n    ip saddr @lan ip saddr != @half accept\n  }\n}\n")
+
+
+def test_nft_named_sets_of_the_file() -> None:
+    assert _refused("10.0.48.0/24", "10.0.48.0/25", NAMED) == ["10.0.48.0/25"]
+    assert _refused("10.0.48.0/24", "10.0.48.0/22", NAMED) == []
+    assert _refused("10.0.48.0/24", "10.0.48.0/25", NAMED.replace("@half", "@other")) == []  # not defined here

@@ -271,6 +271,28 @@ def test_ipv6_nft_exclusion_refuses_and_a_grow_keeps_the_rule(run: Run, tmp_path
     assert "daddr.nft:4: tool-refuses" not in done.stderr, done.stderr
 
 
+NAMED = ("table inet f {\n  set lan {\n    type ipv4_addr\n    flags interval\n    elements = { NET, 10.9.0.0/16 }\n"
+         "  }\n  set half {\n    type ipv4_addr\n    flags interval\n    elements = {\n      NOT,\n    }\n  }\n"
+         "  chain input {\n    type filter hook input priority 0;\n    ip saddr @lan ip saddr != @half accept\n"
+         "  }\n}\n")
+
+
+def test_nft_named_sets_refuse_and_follow_a_grow(run: Run, tmp_path: Path) -> None:
+    """`ip saddr @lan ip saddr != @half` with both sets defined in the file: under /24 -> /25 in
+    place refused at the element of `half`; under a grow written, nft -c reads it."""
+    files = {"f.nft": NAMED.replace("NET", "10.0.48.0/24").replace("NOT", "10.0.48.0/25")}
+    root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.48.0/25")
+    _nft_reads(root / "f.nft")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert "f.nft:11: tool-refuses: the exclusion 10.0.48.0/25 of 10.0.48.0/24 (nftables `ip saddr !=`)" \
+        in done.stderr, done.stderr
+    root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.48.0/22")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert "elements = { 10.0.48.0/22, 10.9.0.0/16 }" in (root / "f.nft").read_text()
+    _nft_reads(root / "f.nft")
+
+
 def test_written_exclusions_fail_verify(run: Run, tmp_path: Path) -> None:
     """Files main's sweep wrote (the network and its exclusion both 10.0.48.0/25): verify fails at
     each exclusion."""

@@ -10,6 +10,9 @@ networks a rule admits and those it excepts, for `except_blocks.covering` to jud
   `saddr`/`daddr`, on one rule's line; an anonymous set `{ a, b }` too, and a named set `@half`
   whose `elements = { }` the file defines: the refusal stands at the element);
 * a brace list with `!` entries (pf's tables and lists: `{ 10.0.48.0/24 !10.0.48.0/25 }`);
+* a key's list with `!` entries, the first match deciding: Postfix's `mynetworks = !10.0.48.0/25,
+  10.0.48.0/24`, Exim's `hostlist relay = !10.0.48.0/25 : 10.0.48.0/24` (a `!` entry before the
+  network it excludes from; after it, it is dead);
 * rules the first match decides, a deny of part of the network before the allow of it: nginx's
   `deny 10.0.48.0/25;` before `allow 10.0.48.0/24;` (one block, or a file of them), iptables'
   `-A INPUT -s 10.0.48.0/25 -j DROP` before `-A INPUT -s 10.0.48.0/24 -j ACCEPT` (one chain, the
@@ -45,6 +48,8 @@ _IPTABLES = re.compile(rb"(?m)^[ \t]*(?:ip6?tables[ \t]+(?:-t[ \t]+\S+[ \t]+)?)?
 _IPT_NET = re.compile(rb"(?:^|[ \t])(-s|--source|-d|--destination)[ \t]+(" + _N + rb")(?=[ \t]|$)")
 _IPT_JUMP = re.compile(rb"[ \t]-j[ \t]+(ACCEPT|DROP|REJECT)\b[^\n]*")
 _REQUIRE = re.compile(rb"(?mi)^[ \t]*Require[ \t]+(not[ \t]+)?ip[ \t]+([^\n]*)$")
+_KEY_LIST = re.compile(rb"(?m)^[ \t]*(?:hostlist[ \t]+|domainlist[ \t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \t]*="
+                       rb"[ \t]*([^\n{}]*!(?!=)[^\n{}]*)$")
 _REACH = 4000  # bytes, at most, between an `except` entry and its block's braces
 
 Rule = tuple[list[IPNetwork], list[tuple[int, int, IPNetwork]], str]
@@ -154,6 +159,17 @@ def _bang_lists(data: bytes) -> Iterator[Rule]:
         yield included, negated, "a `!` entry of its list"
 
 
+def _key_lists(data: bytes) -> Iterator[Rule]:
+    for x in _KEY_LIST.finditer(data):
+        negated = [(y.start(1), y.end(1), net) for y in _BANG.finditer(data, x.start(1), x.end(1))
+                   if (net := _network(y.group(1))) is not None]
+        spans = {start for start, _, _ in negated}
+        entries = [(start, net) for start, _, net in _nets(data, x.start(1), x.end(1)) if start not in spans]
+        for start, end, net in negated:
+            included = [n for at, n in entries if at > start]  # the first match: only what follows
+            yield included, [(start, end, net)], "a `!` entry of its list, the first match deciding"
+
+
 def _nginx(data: bytes) -> Iterator[Rule]:
     for x in _NGINX.finditer(data):
         if x.group(1) != b"deny" or (net := _network(x.group(2))) is None:
@@ -208,6 +224,8 @@ def rules(data: bytes) -> Iterator[Rule]:
         yield from _nft(data)
     if b"!" in data and b"{" in data:
         yield from _bang_lists(data)
+    if b"!" in data and b"=" in data:
+        yield from _key_lists(data)
     if b"deny" in data and b"allow" in data:
         yield from _nginx(data)
     if b"-A" in data and b"ACCEPT" in data:

@@ -31,7 +31,9 @@ JUNOS = "source-address {\n    10.0.48.0/24;\n    10.0.48.0/25 except;\n}\n"
     "ip daddr { 10.0.48.0/24, 10.9.0.0/16 } ip daddr != { 10.0.48.0/25, 10.9.1.0/24 } drop\n",
     "table <lan> { 10.0.48.0/24, !10.0.48.0/25 }\n",
     'lan = "{ 10.0.48.0/24 ! 10.0.48.0/25 }"\n',
-    # the first match decides: a deny of part of the network before the allow of it
+    # the first match decides: a `!` entry before the network, a deny of part of it before the allow
+    "mynetworks = 127.0.0.0/8, !10.0.48.0/25, 10.0.48.0/24\n",
+    "hostlist relay_from_hosts = !10.0.48.0/25 : 10.0.48.0/24\n",
     "location / {\n    deny 10.0.48.0/25;\n    allow 10.0.48.0/24;\n    deny all;\n}\n",
     "deny 10.0.48.0/25;\nallow 10.0.48.0/24;\n",
     "*filter\n-A INPUT -s 10.0.48.0/25 -j DROP\n-A INPUT -s 10.0.48.0/24 -j ACCEPT\nCOMMIT\n",
@@ -52,6 +54,8 @@ def test_an_exclusion_a_shrink_makes_cover_its_network(text: str) -> None:
     "a {\n  source-address {\n    10.0.48.0/24;\n  }\n  destination-address {\n    10.0.48.0/25 except;\n  }\n}\n",
     "ipset add lan 10.0.48.0/24\nipset add other 10.0.48.0/25 nomatch\n",  # another set
     "location / {\n    allow 10.0.48.0/24;\n    deny 10.0.48.0/25;\n}\n",  # the allow first: a dead deny
+    "mynetworks = 10.0.48.0/24, !10.0.48.0/25\n",  # the network first: a dead `!`
+    'x = "10.0.48.0/24" if y != "10.0.48.0/25" else z\n',  # code's `!=`
     "a {\n    deny 10.0.48.0/25;\n}\nb {\n    allow 10.0.48.0/24;\n}\n",  # two blocks
     "-A INPUT -s 10.0.48.0/25 -p tcp --dport 22 -j DROP\n-A INPUT -s 10.0.48.0/24 -j ACCEPT\n",  # ssh only
     "-A INPUT -s 10.0.48.0/25 -j DROP\n-A FORWARD -s 10.0.48.0/24 -j ACCEPT\n",  # another chain

@@ -317,7 +317,7 @@ def _first_match(rules: list[tuple[str, str]], address: str) -> bool:
 
 
 def test_a_deny_before_the_allow_a_shrink_makes_cover_the_network_refuses(run: Run, tmp_path: Path) -> None:
-    """nginx's `deny E;` before `allow N;` in one block, iptables' `-s E -j DROP` before `-s N -j
+    """Postfix's `mynetworks = ..., !E, N`, nginx's `deny E;` before `allow N;` in one block, iptables' `-s E -j DROP` before `-s N -j
     ACCEPT` in one chain and Apache's `Require not ip E` beside `Require ip N` in a <RequireAll>,
     under /24 -> /25 in place (IPv6 /48 -> /56 for iptables): each admitted the addresses the shrink
     leaves out and would admit nothing: refused, nothing written. Under a grow (/24 -> /22) written,
@@ -325,6 +325,7 @@ def test_a_deny_before_the_allow_a_shrink_makes_cover_the_network_refuses(run: R
     iptables and Apache are not installed)."""
     files = {name: text.replace("NET", "10.0.48.0/24").replace("NOT", "10.0.48.0/25")
              for name, text in (("site.conf", NGINX), ("rules.v4", IPT), ("admin.conf", APACHE))}
+    files["main.cf"] = "myhostname = mx\nmynetworks = 127.0.0.0/8, !10.0.48.0/25, 10.0.48.0/24\n"
     files["rules.v6"] = IPT.replace("NET", "2001:db8:a::/48").replace("NOT", "2001:db8:a::/56")
     root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.48.0/25, 2001:db8:a::/48: 2001:db8:a::/56")
     before = snapshot(root)
@@ -334,7 +335,8 @@ def test_a_deny_before_the_allow_a_shrink_makes_cover_the_network_refuses(run: R
     for where in ("site.conf:4: tool-refuses: the exclusion 10.0.48.0/25 of 10.0.48.0/24 (nginx's",
                   "rules.v4:3: tool-refuses: the exclusion 10.0.48.0/25 of 10.0.48.0/24 (iptables'",
                   "rules.v6:3: tool-refuses: the exclusion 2001:db8:a::/56 of 2001:db8:a::/48 (iptables'",
-                  "admin.conf:4: tool-refuses: the exclusion 10.0.48.0/25 of 10.0.48.0/24 (Apache's"):
+                  "admin.conf:4: tool-refuses: the exclusion 10.0.48.0/25 of 10.0.48.0/24 (Apache's",
+                  "main.cf:2: tool-refuses: the exclusion 10.0.48.0/25 of 10.0.48.0/24 (a `!` entry"):
         assert where in done.stderr, (where, done.stderr)
     del files["rules.v6"]
     root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.48.0/22")
@@ -347,4 +349,5 @@ def test_a_deny_before_the_allow_a_shrink_makes_cover_the_network_refuses(run: R
     assert _first_match(rules, "10.0.51.7")
     assert "-A INPUT -s 10.0.48.0/25 -j DROP\n-A INPUT -s 10.0.48.0/22 -j ACCEPT" in (root / "rules.v4").read_text()
     assert "Require ip 10.0.48.0/22\n        Require not ip 10.0.48.0/25" in (root / "admin.conf").read_text()
+    assert "mynetworks = 127.0.0.0/8, !10.0.48.0/25, 10.0.48.0/22\n" in (root / "main.cf").read_text()
     assert run(root, "verify", "--strict").exit_code == 0

@@ -317,12 +317,13 @@ def _first_match(rules: list[tuple[str, str]], address: str) -> bool:
 
 
 def test_a_deny_before_the_allow_a_shrink_makes_cover_the_network_refuses(run: Run, tmp_path: Path) -> None:
-    """Postfix's `mynetworks = ..., !E, N`, nginx's `deny E;` before `allow N;` in one block, iptables' `-s E -j DROP` before `-s N -j
-    ACCEPT` in one chain and Apache's `Require not ip E` beside `Require ip N` in a <RequireAll>,
-    under /24 -> /25 in place (IPv6 /48 -> /56 for iptables): each admitted the addresses the shrink
-    leaves out and would admit nothing: refused, nothing written. Under a grow (/24 -> /22) written,
-    and the first-match rules still admit the grown network less the deny (checked in Python: nginx,
-    iptables and Apache are not installed)."""
+    """Postfix's `mynetworks = ..., !E, N`, nginx's `deny E;` before `allow N;` in one block,
+    iptables' `-s E -j DROP` before `-s N -j ACCEPT` in one chain and Apache's `Require not ip E`
+    beside `Require ip N` in a <RequireAll>, under /24 -> /25 in place (IPv6 /48 -> /56 for
+    iptables): each admitted the addresses the shrink leaves out and would admit nothing: refused,
+    nothing written. Under a grow (/24 -> /22) written, and the first-match rules still admit the
+    grown network less the deny (checked in Python: Postfix, nginx, iptables and Apache are not
+    installed; Postfix not checked beyond the text)."""
     files = {name: text.replace("NET", "10.0.48.0/24").replace("NOT", "10.0.48.0/25")
              for name, text in (("site.conf", NGINX), ("rules.v4", IPT), ("admin.conf", APACHE))}
     files["main.cf"] = "myhostname = mx\nmynetworks = 127.0.0.0/8, !10.0.48.0/25, 10.0.48.0/24\n"

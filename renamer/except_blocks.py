@@ -10,8 +10,17 @@ the object. Such an E (as it will read after the move, by its offset) is refused
 its file:line, the file left as it is; in a file already written (C at the new network) it is
 refused the same way, so verify does not say OK.
 
-Read in YAML block mappings (the `cidr` and `except` keys at one column of one mapping, the list in
-flow or block style) and in JSON or flow mappings on one line.
+The same holds for every exclusion key beside the key it excludes from (t32-33 finding 02): Calico's
+`nets` + `notNets`, Istio's `ipBlocks` + `notIpBlocks` and `remoteIpBlocks` + `notRemoteIpBlocks`
+(a rule admits what the one names less what the other does): `not` + the key's name, or `not_`;
+AWS IAM's `NotIpAddress` beside `IpAddress` in one `Condition` (`Not` + the key's name).
+And for the exclusions `except_lines` reads in a rule's own syntax (JunOS `except`, ipset `nomatch`,
+nftables `!=`, pf `!`; t32-33 finding 21), judged by `covering`.
+
+Read in YAML block mappings (the two keys at one column of one mapping, the list in flow style or in
+block style, indented or indentless: `except:` then `- E` at the key's own column, as kubernetes.io
+writes it; t32-33 finding 01), in JSON or flow mappings on one line, and in HCL blocks (`=` for `:`:
+the Terraform kubernetes provider's `ip_block { cidr = "..." except = [...] }`).
 """
 
 from __future__ import annotations
@@ -20,17 +29,35 @@ import ipaddress
 import re
 from collections.abc import Iterator, Sequence
 
+from renamer import except_lines
 from renamer.names import IPNetwork
 from renamer.prefix_moves import LengthHit, PrefixMove
 
 TOOL = "tool-refuses"  # as prefix_pools.TOOL
 
-# at a line's start (a block mapping's key), or after `{` / `,` (a flow mapping, JSON)
-_EXCEPT = re.compile(rb"(?m)(?:^([ \t]*(?:-[ \t]+)?)|(?<=[{,])[ \t]*)[\"']?except[\"']?[ \t]*:")
-_CIDR_KEY = re.compile(rb"[\"']?cidr[\"']?[ \t]*:[ \t]*[\"']?([0-9A-Fa-f.:]+/[0-9]{1,3})")
+# An exclusion key at a line's start (a block mapping's key), or after `{` / `,` (a flow mapping,
+# JSON): Kubernetes' and Cilium's `except` (of `cidr`), Calico's `notNets` (of `nets`), Istio's
+# `notIpBlocks` / `notRemoteIpBlocks` (of `ipBlocks` / `remoteIpBlocks`): `not` + the key it excludes
+# from (t32-33 finding 02).
+_EXCEPT = re.compile(rb"(?m)(?:^([ \t]*(?:-[ \t]+)?)|(?<=[{,])[ \t]*)[\"']?"
+                     rb"(except|[Nn]ot(?:_[a-z]|[A-Z])[A-Za-z_]*)[\"']?[ \t]*(?::|=(?![=>~]))")
 _NET = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
                   rb"/([0-9]{1,3})(?![0-9])")
-_MOST_LINES = 30  # a mapping's lines, at most, on either side of its `except`
+_ITEM = re.compile(rb"[ \t]*-(?:[ \t]|\r?$)")
+_OPENS = re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?[^\"'#:\n]+[\"']?[ \t]*:[ \t]*(?:#[^\n]*)?\r?")
+_SCALAR = re.compile(rb"[^,}\]\n#]*")
+_MOST_LINES = 30  # a mapping's lines, at most, on either side of its exclusion key
+
+
+def _include_key(exclude: bytes) -> bytes:
+    """The key an exclusion key excludes from: `except` -> `cidr`, `notNets` -> `nets`,
+    `not_ip_blocks` -> `ip_blocks`."""
+    if exclude == b"except":
+        return b"cidr"
+    rest = exclude[3:].lstrip(b"_")
+    if exclude.startswith(b"Not"):  # AWS IAM's `NotIpAddress` beside `IpAddress`
+        return rest
+    return rest[:1].lower() + rest[1:]
 
 
 def _network(text: bytes) -> IPNetwork | None:
@@ -45,16 +72,21 @@ def _lines(data: bytes, pos: int) -> tuple[int, int]:
     return data.rfind(b"\n", 0, pos) + 1, len(data) if end < 0 else end
 
 
-def _mapping(data: bytes, line_start: int, column: int) -> tuple[int, int, int]:
-    """The span of the YAML mapping whose key at `column` is on the line at `line_start`, and the
-    end of that key's own value (the lines under it indented past `column`)."""
+def _indent(text: bytes) -> int:
+    return len(text) - len(text.lstrip(b" \t"))
+
+
+def _mapping(data: bytes, line_start: int, column: int) -> tuple[int, int]:
+    """The span of the YAML mapping whose key at `column` is on the line at `line_start`: its
+    sibling keys at `column` and their values (indented past it, or an indentless list at it:
+    `except:` then `- 10.0.48.0/25` at the same column, as kubernetes.io writes it; t32-33 finding 01)."""
     begin = line_start
     for _ in range(_MOST_LINES):  # up: sibling keys at `column`, the item's `- ` opener
         if begin == 0:
             break
         prev = data.rfind(b"\n", 0, begin - 1) + 1
         text = data[prev:begin - 1]
-        indent = len(text) - len(text.lstrip(b" \t"))
+        indent = _indent(text)
         if not text.strip() or indent < column - 2:
             break
         stripped = text.lstrip(b" \t")
@@ -63,22 +95,70 @@ def _mapping(data: bytes, line_start: int, column: int) -> tuple[int, int, int]:
         begin = prev
         if indent < column:  # the `- ` that opens the item
             break
-    value_end = end = _lines(data, line_start)[1]
-    below = True
-    for _ in range(_MOST_LINES):  # down: the key's own value, then sibling keys at `column`
+    end = _lines(data, line_start)[1]
+    opens = _OPENS.fullmatch(data, line_start, end) is not None  # an indentless list may follow
+    for _ in range(_MOST_LINES):  # down: sibling keys at `column` and their values
         if end >= len(data):
             break
         nxt_end = _lines(data, end + 1)[1]
         text = data[end + 1:nxt_end]
-        indent = len(text) - len(text.lstrip(b" \t"))
-        if not text.strip() or indent < column or (indent == column and text.lstrip().startswith(b"-")):
+        indent = _indent(text)
+        if not text.strip() or indent < column:
             break
         if indent == column:
-            below = False
+            if _ITEM.match(text):
+                if not opens:
+                    break  # the next item of the list the mapping is in
+            else:
+                opens = _OPENS.fullmatch(text) is not None
         end = nxt_end
-        if below:
-            value_end = end
-    return begin, end, value_end
+    return begin, end
+
+
+def _value(data: bytes, pos: int, column: int) -> tuple[int, int]:
+    """The span of the value of the key whose colon ends at `pos`: a flow list (`[a, b]`, to its
+    bracket), a scalar (to a `,`, `}` or the line's end), or a block value under the key (the lines
+    indented past `column`, or an indentless list at it)."""
+    line_end = _lines(data, pos)[1]
+    at = pos
+    while at < line_end and data[at:at + 1] in (b" ", b"\t", b"\"", b"'"):
+        at += 1
+    if data[at:at + 1] in (b"[", b"{"):  # a flow list or mapping, to its closing bracket
+        return at, _closing(data, at)
+    rest = data[at:line_end].strip()
+    if rest and not rest.startswith(b"#"):
+        scalar = _SCALAR.match(data, at)
+        return at, scalar.end() if scalar is not None else line_end
+    if column < 0:  # a flow mapping's key with nothing after it on its line
+        return at, at
+    end = value_end = line_end
+    for _ in range(_MOST_LINES):
+        if end >= len(data):
+            break
+        nxt_end = _lines(data, end + 1)[1]
+        text = data[end + 1:nxt_end]
+        if not text.strip() or text.lstrip().startswith(b"#"):
+            end = nxt_end
+            continue
+        indent = _indent(text)
+        if indent < column or (indent == column and not _ITEM.match(text)):
+            break
+        end = value_end = nxt_end
+    return line_end, value_end
+
+
+def _closing(data: bytes, at: int) -> int:
+    """The end of the bracketed value opening at `at` (after its matching `]` or `}`)."""
+    depth = 0
+    for end in range(at, min(len(data), at + _MOST_LINES * 200)):
+        char = data[end:end + 1]
+        if char in (b"[", b"{"):
+            depth += 1
+        elif char in (b"]", b"}"):
+            depth -= 1
+            if depth == 0:
+                return end + 1
+    return at
 
 
 def _after(net: IPNetwork, move: PrefixMove) -> IPNetwork | None:
@@ -94,36 +174,62 @@ def _after(net: IPNetwork, move: PrefixMove) -> IPNetwork | None:
     return ipaddress.ip_network(f"{address}/{length}", strict=False)
 
 
-def except_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
-    """Each `except` entry that would cover its whole resized `cidr` after the move (module doc)."""
-    if b"except" not in data or b"cidr" not in data:
-        return
-    for x in _EXCEPT.finditer(data):
-        line_start = _lines(data, x.start())[0]
-        column = len(x.group(1)) if x.group(1) is not None else -1  # -1: a flow mapping's own line
-        begin, end, value_end = (_mapping(data, line_start, column) if column >= 0
-                                 else (line_start, _lines(data, x.start())[1], _lines(data, x.start())[1]))
-        # the `cidr` key of the same mapping: on the except's line (a flow mapping) or at its column
-        cidrs = [c for c in _CIDR_KEY.finditer(data, begin, end)
-                 if (at := _lines(data, c.start())[0]) == line_start or c.start() - at == column]
-        if len(cidrs) != 1:
-            continue
-        cidr = _network(cidrs[0].group(1))
+def _networks(data: bytes, start: int, end: int) -> list[tuple[int, int, IPNetwork]]:
+    return [(x.start(), x.end(), net) for x in _NET.finditer(data, start, end)
+            if (net := _network(x.group())) is not None]
+
+
+def covering(data: bytes, included: Sequence[IPNetwork], excluded: Sequence[tuple[int, int, IPNetwork]],
+             moves: Sequence[PrefixMove], what: str) -> Iterator[LengthHit]:
+    """Each exclusion of a rule that would cover the whole of an included network after its move
+    (`what` names the rule's words for the reason): the rule would admit nothing of it."""
+    for cidr in included:
         for move in moves:
-            if cidr is None or not move.resized or cidr.version != move.old.version:
+            if not move.resized or cidr.version != move.old.version or cidr not in (move.old, move.new):
                 continue
-            if cidr != move.old and cidr != move.new:
-                continue
-            for e in _NET.finditer(data, x.end(), value_end):
-                net = _network(e.group())
-                if net is None or net.version != cidr.version:
+            for start, end, net in excluded:
+                if net.version != cidr.version:
                     continue
                 lands = _after(net, move) if cidr == move.old else net
                 if lands is None or not lands.supernet_of(move.new):  # type: ignore[arg-type]
                     continue
-                text = e.group().decode()
-                yield LengthHit(e.start(), e.end(), text, text, TOOL,
-                                f"the except entry {text} of the cidr {move.old}, which becomes {move.new}, "
-                                f"would cover the whole new cidr ({lands}): the rule admits nothing and "
-                                "Kubernetes rejects an ipBlock whose except is not strictly inside its cidr: "
-                                "decide the policy by hand, or choose another new network")
+                text = data[start:end].decode("ascii")
+                if what == "except of cidr":  # Kubernetes' ipBlock, Cilium's CIDR rules
+                    yield LengthHit(start, end, text, text, TOOL,
+                                    f"the except entry {text} of the cidr {move.old}, which becomes "
+                                    f"{move.new}, would cover the whole new cidr ({lands}): the rule admits "
+                                    "nothing and Kubernetes rejects an ipBlock whose except is not strictly "
+                                    "inside its cidr: decide the policy by hand, or choose another new "
+                                    "network")
+                    continue
+                yield LengthHit(start, end, text, text, TOOL,
+                                f"the exclusion {text} of {cidr} ({what}), whose network {move.old} becomes "
+                                f"{move.new}, would cover the whole new network ({lands}): the rule would "
+                                "admit nothing of it: decide the rule by hand, or choose another new network")
+
+
+def except_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """Each exclusion entry that would cover its whole resized network after the move (module doc)."""
+    if b"except" in data or b"not" in data or b"Not" in data:
+        yield from _key_hits(data, moves)
+    for included, excluded, what in except_lines.rules(data):
+        yield from covering(data, included, excluded, moves, what)
+
+
+def _key_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    for x in _EXCEPT.finditer(data):
+        line_start = _lines(data, x.start())[0]
+        column = len(x.group(1)) if x.group(1) is not None else -1  # -1: a flow mapping's own line
+        begin, end = (_mapping(data, line_start, column) if column >= 0
+                      else (line_start, _lines(data, x.start())[1]))
+        name = _include_key(x.group(2))
+        include = re.compile(rb"(?<![A-Za-z_])[\"']?" + re.escape(name) + rb"[\"']?[ \t]*(?::|=(?![=>~]))")
+        # the include key of the same mapping: on the exclusion's line (a flow mapping) or at its column
+        keys = [c for c in include.finditer(data, begin, end)
+                if (at := _lines(data, c.start())[0]) == line_start or c.start() - at == column]
+        if len(keys) != 1:
+            continue
+        included = [net for _, _, net in _networks(data, *_value(data, keys[0].end(), column))]
+        excluded = _networks(data, *_value(data, x.end(), column))
+        key = x.group(2).decode()
+        yield from covering(data, included, excluded, moves, f"{key} of {name.decode()}")

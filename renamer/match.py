@@ -566,7 +566,7 @@ class Matcher:
         last = any(tail in data for tail in self._v6_last_tails)
         if self._moves and (last or any(m.kind == "network" for m in found)) and _RANGE_WORDS.search(data):
             found = self._ranges_moved_whole(data, found)
-        if self._moves and b"-" in data:
+        if self._moves and octet_ranges.has_dash(data):  # any dash (t32-33 finding 12)
             found = self._short_ranges(data, found)
             if last or any(m.kind == "network" for m in found):
                 found = self._ranges_moved_whole(data, found, _dashed_ends(data))
@@ -819,7 +819,7 @@ class Matcher:
                 why, reason = f"the range's other end, {move.why_not(other)}", prefix_moves.OUTSIDE
             else:
                 where = f"becomes {mapped}" if mapped is not None else "is in no moved network"
-                why = (f"{m.old}{tail.group().decode('ascii')}: the range's other end {other} {where}, "
+                why = (f"{m.old}{tail.group().decode('utf-8')}: the range's other end {other} {where}, "
                        f"which `{new_head}.{int(tail.group(1))}` would not spell")
                 reason = "range"
             out = out if out is not matches else list(matches)
@@ -1781,15 +1781,16 @@ _CLASS_IN = re.compile(rb"[ \t]in[ \t]")
 _HEAD_SET = re.compile(rb"(?<![0-9A-Za-z.])((?:[0-9]{1,3}\.){1,3})"
                        rb"(\{[0-9]{1,3}(?:\.\.[0-9]{1,3}|(?:,[0-9]{1,3})+)\}|\[[0-9]{1,3}:[0-9]{1,3}\])")
 # A range's second end written as the first's last octet: `-200`, ` - .200` (not `-200.1`, a word).
-_SHORT_TAIL = re.compile(rb"[ \t]*-[ \t]*\.?([0-9]{1,3})(?![0-9A-Za-z_]|\.[0-9])")
+_SHORT_TAIL = re.compile(rb"[ \t]*" + octet_ranges.DASH + rb"[ \t]*\.?([0-9]{1,3})(?![0-9A-Za-z_]|\.[0-9])")
 # A word a declared range stands after (context.py's range and start words, in any case): the
 # network moves' range rule runs only in a file holding one.
 # Two whole addresses of one family joined by a dash and nothing else: a range in any file
 # (`10.1.0.10-10.1.0.20`, `2001:db8:a::10-2001:db8:a::20`).
 _V4_WHOLE = rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}"
 _V6_WHOLE = rb"(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]+"
-_DASHED = re.compile(rb"(?<![0-9A-Za-z.:-])(?:(" + _V4_WHOLE + rb")-(" + _V4_WHOLE + rb")"
-                     rb"|(" + _V6_WHOLE + rb")-(" + _V6_WHOLE + rb"))(?![0-9A-Za-z.:-])")
+_DASHED = re.compile(rb"(?<![0-9A-Za-z.:-])(?:(" + _V4_WHOLE + rb")" + octet_ranges.DASH + rb"(" + _V4_WHOLE
+                     + rb")|(" + _V6_WHOLE + rb")" + octet_ranges.DASH + rb"(" + _V6_WHOLE + rb"))"
+                     rb"(?![0-9A-Za-z.:-])")
 
 
 def _dashed_ends(data: bytes) -> list[tuple[tuple[int, int], tuple[int, int]]]:

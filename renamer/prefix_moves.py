@@ -205,7 +205,9 @@ def masked_length(data: bytes, end: int) -> int | None:
         return bin(value).count("1")
     if (value & (value + 1)) == 0:  # zeros then ones: a wildcard
         return 32 - bin(value).count("1")
-    return None
+    # a pattern's block (`0.0.1.254`, `255.255.254.1`: 23): one wider than the moved network is a
+    # supernet's, as its contiguous twin (t32-33 finding 20)
+    return wildcard_bits.span(found.group(1).decode("ascii"))
 
 
 @functools.lru_cache(maxsize=2)
@@ -637,23 +639,32 @@ def _parent_block(stanzas: _Stanzas, at: int, reach: int = 200) -> list[tuple[in
 def _pattern_wildcards(data: bytes, quads: list[tuple[int, int, str]],
                        moves: tuple[PrefixMove, ...]) -> list[LengthHit]:
     """Non-contiguous Cisco wildcards right after a resized move's old address (`10.0.48.0
-    0.0.0.254`): the pattern kept, the network part at the new length, or refused where a shrink
-    leaves the rule matching outside the new network (wildcard_bits.py)."""
+    0.0.0.254`) and non-contiguous netmasks beside it (`A/255.255.255.1`, nft's `& 255.255.255.1 ==
+    A`; t32-33 finding 11): the pattern kept, the network part at the new length, or refused where
+    a shrink leaves the rule matching outside the new network (wildcard_bits.py)."""
     out = []
-    for (_, address_end, address), (start, end, text) in itertools.pairwise(quads):
-        if not wildcard_bits.adjacent(data, address_end, start) or not wildcard_bits.is_pattern(text):
+    for (a_start, address_end, address), (start, end, text) in itertools.pairwise(quads):
+        if wildcard_bits.is_mask(text) and wildcard_bits.mask_after(data, address_end, start):
+            found_at = (start, end, text, address, "netmask")
+        elif wildcard_bits.is_mask(address) and wildcard_bits.mask_before(data, a_start, address_end, start):
+            found_at = (a_start, address_end, address, text, "netmask")  # nft: the mask first
+        elif wildcard_bits.adjacent(data, address_end, start) and wildcard_bits.is_pattern(text):
+            found_at = (start, end, text, address, "wildcard")
+        else:
             continue
-        move = _move_of(address, moves)
+        at, until, value, owner, kind = found_at
+        move = _move_of(owner, moves)
         if move is None:
             continue
-        found = wildcard_bits.change(text, move.old, move.new)
+        found = (wildcard_bits.change_mask(value, move.old, move.new) if kind == "netmask"
+                 else wildcard_bits.change(value, move.old, move.new))
         if found is None:
             continue
         if found.outside is not None:
-            out.append(LengthHit(start, end, text, text, OUTSIDE, found.outside))
+            out.append(LengthHit(at, until, value, value, OUTSIDE, found.outside))
         else:
-            out.append(LengthHit(start, end, text, found.new, note=(
-                f"the wildcard of {address}, {move.old}, which becomes {move.new}: its pattern kept")))
+            out.append(LengthHit(at, until, value, found.new, note=(
+                f"the {kind} of {owner}, {move.old}, which becomes {move.new}: its pattern kept")))
     return out
 
 

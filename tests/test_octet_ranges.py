@@ -52,3 +52,34 @@ def test_whole_new(old: str, new: str, text: str) -> None:
 ])
 def test_octet_ranges(pairs: list[tuple[str, str]], text: str, found: list[tuple[str, str, str | None]]) -> None:
     assert _found(pairs, text) == found
+
+
+# t32-33 finding 12: any dash joins a range (en dash, em dash, minus sign, figure dash, hyphens)
+EN, EM, MINUS, FIGURE = "\u2013", "\u2014", "\u2212", "\u2012"
+
+
+@pytest.mark.parametrize(("pairs", "text", "found"), [
+    # a shrink in place: the other end falls outside, whatever the dash
+    ([("10.0.48.0/24", "10.0.48.0/25")], f"| 10.0.48.100{EN}200 |\n",
+     [(f"10.0.48.100{EN}200", f"10.0.48.100{EN}200", OUTSIDE)]),
+    ([("10.0.48.0/24", "10.0.48.0/25")], f"pool 10.0.48.100 {EM} .200\n",
+     [(f"10.0.48.100 {EM} .200", f"10.0.48.100 {EM} .200", OUTSIDE)]),
+    ([("10.0.48.0/24", "10.0.48.0/26")], f"nmap -sn 10.0.48.10{MINUS}100\n",
+     [(f"10.0.48.10{MINUS}100", f"10.0.48.10{MINUS}100", OUTSIDE)]),
+    ([("10.0.48.0/24", "10.0.48.0/25")], f"pool 10.0.48.100{FIGURE}10.0.48.200\n",
+     [("10.0.48.200", "10.0.48.200", OUTSIDE)]),
+    # the whole old network: its ends rewritten apart, the dash as written
+    ([("10.0.48.0/24", "10.0.60.0/22")], f"| 10.0.48.0{EN}255 |\n",
+     [("10.0.48.0", "10.0.60.0", None), ("255", "10.0.63.255", None)]),
+    ([("10.0.48.0/24", "10.0.48.0/25")], f"scan 10.0.48.0{EN}255\n", [("255", "127", None)]),
+    ([("10.0.48.0/24", "10.0.60.0/22")], f"hosts 10.0.48.0 {EM} .255\n",
+     [("10.0.48.0", "10.0.60.0", None), (".255", "10.0.63.255", None)]),
+    ([("10.0.48.0/24", "10.0.60.0/22")], f"pool 10.0.48.0{EN}10.0.48.255\n",
+     [("10.0.48.0", "10.0.60.0", None), ("10.0.48.255", "10.0.63.255", None)]),
+    ([("10.0.48.0/23", "10.0.48.0/24")], f"pool 10.0.48.0{EN}10.0.49.255\n", [("10.0.49.255", "10.0.48.255", None)]),
+    # hosts inside keep their offsets
+    ([("10.0.48.0/24", "10.0.60.0/22")], f"pool 10.0.48.100{EN}200\n", [("10.0.48.100", "10.0.60.100", None)]),
+    ([("10.0.48.0/24", "10.0.48.0/25")], f"pool 10.0.48.10{EN}50\n", []),
+])
+def test_any_dash(pairs: list[tuple[str, str]], text: str, found: list[tuple[str, str, str | None]]) -> None:
+    assert _found(pairs, text) == found

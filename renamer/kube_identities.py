@@ -393,6 +393,9 @@ _NAMED_AS = {b"serviceName": "Service", b"secretName": "Secret", b"serviceAccoun
              # break-it round 20, finding 2: a claim's PersistentVolume, the classes a pod or claim names
              b"volumeName": "PersistentVolume", b"priorityClassName": "PriorityClass",
              b"runtimeClassName": "RuntimeClass", b"storageClassName": "StorageClass",
+             # round 24, finding 25: the class an Ingress or a Gateway is served by
+             b"ingressClassName": "IngressClass", b"kubernetes.io/ingress.class": "IngressClass",
+             b"gatewayClassName": "GatewayClass",
              # break-it round 20k, finding 18: a Flux HelmRelease's, an Argo CD source's Helm release
              b"releaseName": "Helm release"}
 _NOTES = {b"releaseName": ("a Helm release's name (`releaseName`): Helm knows every object the chart makes "

@@ -21,11 +21,12 @@ domain is decided by that domain:
 
 Round 24 (findings 04, 21, 29): the TLD list decides only bare names. The host of a URL
 (`https://ntfy.sh/topic`, `https://linkding.link/`) is a domain whatever its top-level label:
-outside PRIVATE_TLDS it is public (a known TLD's registrable label kept, anything else a residual).
+a top-level label of URL_TLDS (`.sh`, `.link`, `.video`, left out of PUBLIC_TLDS for bare names) is
+public there too. A top-level label no list knows still follows (a lab's `.homelab`, a Kubernetes
+namespace in `http://pug.db:5432`): a known gap, docs/reliability.md.
 A URL's path on a public host the repo does not own (`http://deb.debian.org/debian`,
-`https://download.proxmox.com/debian/pve`) is that server's namespace: kept (under an unknown
-top-level label, a residual). And a public suffix is nobody's own: `docs.mycorp.co.uk` owns
-`mycorp.co.uk`, never `co.uk` (is_suffix).
+`https://download.proxmox.com/debian/pve`) is that server's namespace: kept. And a public suffix
+is nobody's own: `docs.mycorp.co.uk` owns `mycorp.co.uk`, never `co.uk` (is_suffix).
 
 Pure: bytes and names in, decisions out.
 """
@@ -67,13 +68,6 @@ URL_TLDS = frozenset({
     "tw", "hk", "sg", "kr", "za", "mx", "ar", "cl", "tr", "il", "ir", "id", "my", "th", "vn", "ph", "pk",
     "academy", "monster", "icu", "vip", "pro", "mobi", "name", "travel", "photo",
     "photos", "pics", "pictures", "guru", "expert", "works", "party", "date", "review", "download"})
-# Top-level labels a lab's private names end in (RFC 2606/6761/6762/8375 and common practice): a
-# URL's host under one follows; any other top-level label after `scheme://` is a public domain's.
-PRIVATE_TLDS = frozenset({
-    "lab", "lan", "local", "localdomain", "internal", "intranet", "home", "arpa", "example", "test",
-    "invalid", "localhost", "corp", "private", "priv", "domain", "dmz", "mgmt", "int", "office", "svc",
-    "consul", "k8s", "kube", "docker", "vpn", "wg", "homelab", "net-lab", "infra", "cluster", "lab1",
-    "lab2"})
 # Second labels under a country code that its registry hands out (`co.uk`, `com.br`, `or.jp`).
 _SECOND_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go", "gv", "nom",
                            "ltd", "plc", "me", "gen", "info", "biz", "mil", "sch", "nic"})
@@ -126,9 +120,8 @@ def decide(data: bytes, end: int, own: frozenset[str], *, in_url: bool = False) 
         return None
     domain = tail.group()[1:].rstrip(b".").decode("ascii", "replace").lower()
     labels = domain.split(".")
-    if labels[-1] not in PUBLIC_TLDS and (not in_url or labels[-1] in PRIVATE_TLDS
-                                           or not labels[-1].isalpha()):
-        return None
+    if labels[-1] not in PUBLIC_TLDS and (not in_url or labels[-1] not in URL_TLDS):
+        return None  # a TLD no list knows follows: a lab's, a Kubernetes namespace (`pug.db:5432`)
     if _owned(domain, own):
         return None
     if len(labels) == 1 and domain not in WEAK and (domain in PUBLIC_TLDS or domain in URL_TLDS):
@@ -145,8 +138,8 @@ def _owned(domain: str, own: frozenset[str]) -> bool:
 def host_decision(data: bytes, span: tuple[int, int], own: frozenset[str]) -> str | None:
     """What a URL's host (`span`, from url_host) makes of a name in that URL's path (round 24,
     finding 21): "kept" where the host is public and not the repo's own (`deb.debian.org`: that
-    server's namespace), "residual" under a top-level label no list knows, None (follow) for a
-    private, own or reserved host, an address or a single label."""
+    server's namespace), None (follow) for a private, own, reserved or unknown host, an address
+    or a single label."""
     host = data[span[0]:span[1]].rpartition(b"@")[2]
     if host.startswith(b"["):
         return None  # an IPv6 literal
@@ -156,9 +149,7 @@ def host_decision(data: bytes, span: tuple[int, int], own: frozenset[str]) -> st
     if len(labels) < 2 or all(label.isdigit() for label in labels) or _owned(text, own):
         return None
     top = labels[-1]
-    if top in PRIVATE_TLDS or not top.isalpha():
-        return None
-    return "kept" if top in PUBLIC_TLDS or top in URL_TLDS else "residual"
+    return "kept" if top in PUBLIC_TLDS or top in URL_TLDS else None
 
 
 def url_host(data: bytes, start: int) -> tuple[int, int] | None:

@@ -20,6 +20,10 @@ also the software's, and the sweep followed it into names that are no host's:
 * the software's command (`nginx -t`, `vault token create`, `sudo vault kv get`): the first word
   of a command (a shell script's line, `command:`/`shell:`/`RUN`/`ExecStart=`, after `&&`, `|`,
   `;`, `$(`, `sudo`) followed by an option or a sub-command: kept `software`;
+* a software's name (image_refs.WELL_KNOWN, or an image's of the file) as a container's or a port's
+  name inside a Kubernetes object (`containers: - name: grafana`, which an
+  operator merges its own container by; `ports: - name:`, a ServiceMonitor's `port: grafana`, a
+  Service's `targetPort:`): names inside the object, no host; kept `container-port`;
 * a common noun in prose (`perhaps from a vault`, `the hashicorp vault`): after `a`/`an` or a
   vendor's name: kept `prose-noun`.
 
@@ -32,14 +36,17 @@ import functools
 import re
 from collections.abc import Iterable
 
+from renamer import image_refs
+
 SCHEME = "scheme"
 PACKAGE = "package"
 API_GROUP = "api-group"
 LABEL_KEY = "label-key"
 SOFTWARE = "software"
 NOUN = "prose-noun"
+INSIDE = "container-port"
 
-_MODULES = (rb"(?:ansible\.builtin\.|community\.general\.|ansible\.posix\.)?"
+_MODULES = (rb"(?P<fq>ansible\.builtin\.|community\.general\.|ansible\.posix\.)?"
             rb"(?:apt|package|dnf|yum|apk|pacman|zypper|pip|homebrew|snap|service|systemd|systemd_service"
             rb"|user|group)")
 _VENDORS = (rb"hashicorp|grafana[ \t]+labs|elastic|apache|oracle|microsoft|docker|influxdata"
@@ -78,12 +85,15 @@ def _regexes(names: frozenset[str]) -> tuple[tuple[re.Pattern[bytes], str, str],
                     rb"|\bsudo(?:[ \t]+-[A-Za-z]+(?:[ \t]+[A-Za-z0-9_-]+)?)*[ \t]+)"
                     + name + _ARGS), SOFTWARE, "the software's command (`NAME -t`, `NAME token create`)"),
         (re.compile(rb"(?<![A-Za-z0-9_-])(?:[Aa]n?|(?i:" + _VENDORS + rb"))[ \t]+" + name
-                    + rb"(?![A-Za-z0-9_.:/@-])"), NOUN, "a noun in prose (`a NAME`, `hashicorp NAME`)"),
+                    + rb"(?![A-Za-z0-9_.:;/@-])"), NOUN, "a noun in prose (`a NAME`, `hashicorp NAME`)"),
     )
 
 
 _SHELL_LINE = re.compile(rb"(?m)^[ \t]*" + _SUDO + rb"?")
 _MODULE = re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?" + _MODULES + rb"[ \t]*:[ \t]*(?P<rest>[^\n]*)")
+# words of an Ansible task file: a module named without its collection counts only in one
+_TASK_HINTS = (b"tasks:", b"hosts:", b"handlers:", b"become:", b"notify:", b"register:", b"when:",
+               b"state: present", b"state: started", b"ansible")
 _NAME_VALUE = re.compile(rb"(?:^|[{,\s])[\"']?name[\"']?[ \t]*[:=][ \t]*(?P<v>\[[^\]\n]*\]|[^,}\s#]+)")
 _ITEM = re.compile(rb"[A-Za-z0-9_.+-]+")
 _PG_HBA = re.compile(rb"(?m)^[ \t]*(?:local|host|hostssl|hostnossl|hostgssenc|hostnogssenc)[ \t]+"
@@ -110,6 +120,7 @@ def spans(data: bytes, names: Iterable[str]) -> list[tuple[int, int, str, str]]:
                 said = why.replace("NAME", hit.group("n").decode())
                 out.append((hit.start("n"), hit.end("n"), reason, said))
     out += _label_keys(data, wanted)
+    out += _kube_parts(data, wanted)
     out += _modules(data, wanted)
     first = data[:data.find(b"\n")] if b"\n" in data else data
     if first.startswith(b"#!") and first.rstrip().endswith(b"sh"):
@@ -133,7 +144,10 @@ def _shell_commands(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int,
 def _modules(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str, str]]:
     """The `name:` of Ansible's package, service and user modules: a package, a unit, a user."""
     out = []
+    tasks = b"apiVersion" not in data and any(hint in data for hint in _TASK_HINTS)
     for mod in _MODULE.finditer(data):
+        if not mod.group("fq") and not tasks:
+            continue  # `service:` of an Ingress backend, `user:` of a compose service: no module
         indent = len(mod.group("i"))
         start, end = mod.start("rest"), mod.end("rest")
         if not data[start:end].strip() or data[start:end].strip().startswith(b"#"):
@@ -187,6 +201,41 @@ def _label_keys(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str
                 out.append((start + part.start(), start + part.end(), LABEL_KEY,
                             f"a label's key (`{data[start:end].decode('ascii', 'replace')}`): the software's "
                             f"configuration namespace"))
+    return out
+
+
+_PARTS = re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?(?:containers|initContainers|ephemeralContainers"
+                    rb"|ports)[ \t]*:[ \t]*\r?$")
+_ITEM_NAME = re.compile(rb"(?m)^(?P<i>[ \t]*)-[ \t]+name[ \t]*:[ \t]*[\"']?(?P<v>[A-Za-z0-9_.-]+)[\"']?"
+                        rb"[ \t]*\r?$")
+_PORT_REF = re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?(?:port|targetPort)[ \t]*:[ \t]*[\"']?"
+                       rb"(?P<v>[A-Za-z][A-Za-z0-9-]*)[\"']?[ \t]*(?:#[^\n]*)?\r?$")
+
+
+def _kube_parts(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str, str]]:
+    """A container's or a port's name (an item's `name:` of `containers:`/`ports:`) and a port
+    named by `port:`/`targetPort:` in a Kubernetes manifest (a document with `apiVersion` or
+    `kind`), where the name is a software's."""
+    if b"apiVersion" not in data and b"kind:" not in data:
+        return []
+    # a container named after the host follows it (`- name: pug` beside `image: nginx`); one named
+    # after its software (a well-known package's name, or an image of this file's) is the software's
+    wanted = frozenset(n for n in wanted if n in image_refs.WELL_KNOWN
+                       or n in image_refs.software_names(data, image_refs.image_refs(data)))
+    if not wanted:
+        return []
+    out = []
+    for block in _PARTS.finditer(data):
+        stop = _block_end(data, block.end(), len(block.group("i")), dash=True)
+        column: int | None = None
+        for item in _ITEM_NAME.finditer(data, block.end(), stop):
+            column = len(item.group("i")) if column is None else column
+            if len(item.group("i")) == column and item.group("v").decode().lower() in wanted:
+                out.append((item.start("v"), item.end("v"), INSIDE,
+                            "a container's or a port's name inside a Kubernetes object"))
+    for ref in _PORT_REF.finditer(data):
+        if ref.group("v").decode().lower() in wanted:
+            out.append((ref.start("v"), ref.end("v"), INSIDE, "a port's name (`port:`, `targetPort:`)"))
     return out
 
 

@@ -415,6 +415,10 @@ KEPT_NOTES = {
                  "(`apt: {name: nginx}`), a file's owner or group, a daemon's `user`/`User=`, a pg_hba.conf "
                  "role or database, a systemd unit (`vault.service`), or the software's command "
                  "(`nginx -t`, `vault token create`)"),
+    "container-port": ("a container's or a port's name inside a Kubernetes object (`containers: - name:`, "
+                       "`ports: - name:`, `port:`/`targetPort:` naming a port): no host; an operator that "
+                       "merges its container by that name, a ServiceMonitor that scrapes that port, finds "
+                       "nothing if it changes alone"),
     "prose-noun": ("a common noun or a product's name in prose (`from a vault`, `the hashicorp vault`), "
                    "not a host"),
     "storage": ("names where data lives in a storage service (an `s3://`/`gs://` bucket and key, a restic "
@@ -811,7 +815,8 @@ class FileScanner:
                      or (b"." in data and self.kube_services())):  # `pug.db:5432` of Service db/pug
             matches = self._identities(rel, data, matches)
         if matches and status == CURRENT and content.kind == "text" \
-                and (rel.endswith("Chart.yaml") or chart_schema.is_values(rel)):  # a chart's own names
+                and (chart_schema.is_chart_file(rel) or chart_schema.is_values(rel)
+                     or chart_schema.might_inline(data)):  # a chart's own names
             matches = chart_schema.held(self.project.root, rel, data, matches, self._charts)
         if matches and content.kind == "text":  # `name: pug` of a compose project: its volumes' prefix
             matches = self._state_names(rel, data, matches)

@@ -74,6 +74,8 @@ def _regexes(names: frozenset[str]) -> tuple[tuple[re.Pattern[bytes], str, str],
                     rb"[\"']?"
                     + name + rb"(?=[\"']?[ \t]*(?:;|\r?$|#)|[ \t]+" + alt + rb"[ \t]*;)"),
          SOFTWARE, "a system user (`user NAME;`, `User=`)"),
+        (re.compile(rb"(?m)^[ \t]*user[ \t]+[A-Za-z0-9_-]+[ \t]+" + name + rb"(?=[ \t]*;)"),
+         SOFTWARE, "a system group (nginx's `user USER NAME;`)"),
         (re.compile(rb"(?m)(?:^|[{,][ \t]*|[ \t])[\"']?(?:owner|group|become_user)[\"']?[ \t]*[:=]"
                     rb"[ \t]*[\"']?" + name + _VALUE_END),
          SOFTWARE, "a system user or group (`owner:`, `group:`)"),
@@ -83,9 +85,21 @@ def _regexes(names: frozenset[str]) -> tuple[tuple[re.Pattern[bytes], str, str],
                     rb"|Exec(?:Start|StartPre|StartPost|Reload|Stop)|RUN|CMD|ENTRYPOINT|script)[ \t]*[:=]?"
                     rb"[ \t]*[\"'\[]?[ \t]*|(?:&&|\|\||;|\$\()[ \t]*|^[ \t]*\$[ \t]+)" + _SUDO + rb"?"
                     rb"|\bsudo(?:[ \t]+-[A-Za-z]+(?:[ \t]+[A-Za-z0-9_-]+)?)*[ \t]+)"
-                    + name + _ARGS), SOFTWARE, "the software's command (`NAME -t`, `NAME token create`)"),
+                    + name + _ARGS), SOFTWARE, "the software's command (`NAME` as a command's first word)"),
+        (re.compile(rb"(?<![A-Za-z0-9_-])(?:systemctl(?:[ \t]+-\S+)*[ \t]+(?:start|stop|restart|reload|enable"
+                    rb"|disable|status|is-active|mask|unmask|try-restart|reload-or-restart)"
+                    rb"|journalctl[ \t]+-u|service|apt(?:-get)?(?:[ \t]+-\S+)*[ \t]+(?:install|remove|purge)"
+                    rb"|dnf[ \t]+install"
+                    rb"|yum[ \t]+install|apk[ \t]+add|brew[ \t]+install|pacman[ \t]+-S|pip3?[ \t]+install"
+                    rb"|snap[ \t]+install)(?:[ \t]+-\S+|[ \t]+[A-Za-z0-9_.+-]+)*?[ \t]+" + name
+                    + rb"(?=(?:\.service)?(?![A-Za-z0-9_.:@/-]))"),
+         SOFTWARE, "a package or a service unit of a package manager's or systemctl's command"),
+        (re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?[\"']?apiGroups[\"']?[ \t]*:[ \t]*\[[^\]\n]*?[\"' ,\[]"
+                    rb"(?:[A-Za-z0-9-]+\.)*" + name + rb"(?=\.[A-Za-z0-9.-]+[\"']?[ \t]*[,\]])"),
+         API_GROUP, "a Kubernetes API group (a CRD's name)"),
         (re.compile(rb"(?<![A-Za-z0-9_-])(?:[Aa]n?|(?i:" + _VENDORS + rb"))[ \t]+" + name
-                    + rb"(?![A-Za-z0-9_.:;/@-])"), NOUN, "a noun in prose (`a NAME`, `hashicorp NAME`)"),
+                    + rb"(?![A-Za-z0-9_.:;/@-])"), NOUN,
+         "a common noun or a vendor's product in prose (`a NAME`, `hashicorp NAME`)"),
     )
 
 

@@ -1766,7 +1766,7 @@ def _public_domains(data: bytes, matches: list[Match], shorts: frozenset[str],
     decided: dict[tuple[int, int], str] = {}  # a URL host's span: its decision
     for m in matches:
         if m.kind == "host" and m.refused is None and m.kept is None and m.old.lower() in shorts:
-            url = public_domains.url_host(data, m.start) if b"://" in data else None
+            url = public_domains.url_host(data, m.start) if b"/" in data else None
             in_host = url is not None and url[0] <= m.start and m.end <= url[1]
             in_path = url is not None and url[1] <= m.start  # `/grafana.integreatly.org/`: no domain
             what = None if in_path else public_domains.decide(data, m.end, own, in_url=in_host)
@@ -1776,7 +1776,9 @@ def _public_domains(data: bytes, matches: list[Match], shorts: frozenset[str],
             elif url is not None and url[1] <= m.start:
                 if url in decided:
                     m = _decided_public(m, decided[url], data, path=True)
-                else:  # a path on another organisation's server (round 24, finding 21)
+                elif not any(c in data[url[1]:m.start] for c in (b"?", b"#", b"=")):
+                    # a path on another organisation's server (round 24, finding 21); a query's
+                    # value (`?target=grafana`) may be a host: it follows
                     on = public_domains.host_decision(data, url, own)
                     if on is not None:
                         m = _decided_public(m, on, data, path=True,

@@ -75,6 +75,7 @@ _SECOND_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", 
 RESERVED = frozenset({"example.com", "example.net", "example.org"})
 _TAIL = re.compile(rb"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+\.?(?![A-Za-z0-9_-])")
 _URL_HEAD = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]{0,20}://([^/\s\"'<>?#]+)")
+_BARE_HEAD = re.compile(rb"(?<![A-Za-z0-9_.@/:$%-])((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,})(?=/[A-Za-z0-9])")
 
 
 def own_domains(hosts: Iterable[tuple[str, str]]) -> frozenset[str]:
@@ -153,15 +154,21 @@ def host_decision(data: bytes, span: tuple[int, int], own: frozenset[str]) -> st
 
 
 def url_host(data: bytes, start: int) -> tuple[int, int] | None:
-    """(start, end) of the host of the URL whose host or path holds `start`, or None."""
+    """(start, end) of the host of the URL whose host or path holds `start`, or None. A URL
+    without a scheme counts where its host ends in a public top-level label and a path follows
+    (a Go module path `code.gitea.io/sdk/gitea`, `deb.debian.org/debian`)."""
     line = data.rfind(b"\n", 0, start) + 1
     stop = data.find(b"\n", start)
-    for m in _URL_HEAD.finditer(data, max(line, start - 2000), len(data) if stop < 0 else stop):
-        if m.start() > start:
-            break
-        token_end = m.end()
-        while token_end < len(data) and data[token_end:token_end + 1] not in b" \t\r\n\"'<>`":
-            token_end += 1
-        if m.start(1) <= start < token_end:
-            return m.span(1)
+    for head in (_URL_HEAD, _BARE_HEAD):
+        for m in head.finditer(data, max(line, start - 2000), len(data) if stop < 0 else stop):
+            if m.start() > start:
+                break
+            if head is _BARE_HEAD and m.group(1).rpartition(b".")[2].lower().decode() not in PUBLIC_TLDS:
+                continue
+            token_end = m.end()
+            ends = b" \t\r\n\"'<>`" if head is _URL_HEAD else b" \t\r\n\"'<>`=,;()[]{}"
+            while token_end < len(data) and data[token_end:token_end + 1] not in ends:
+                token_end += 1
+            if m.start(1) <= start < token_end:
+                return m.span(1)
     return None

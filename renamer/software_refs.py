@@ -6,7 +6,9 @@ also the software's, and the sweep followed it into names that are no host's:
 
 * a URL scheme (`postgres://app@postgres:5432/app`, `redis+tls://`): kept `scheme` (the host after
   `://` still follows);
-* an npm scope (`npm install @grafana/ui`, `"@grafana/ui": "^10"`): kept `package`;
+* an npm scope (`npm install @grafana/ui`, `"@grafana/ui": "^10"`), and a code module named after it
+  (a Go import `"code.gitea.io/sdk/gitea"` and its qualifier `gitea.NewClient(`, a Python
+  `import grafana` and `grafana.Client`): kept `package`;
 * a Kubernetes API group (`apiVersion: grafana.integreatly.org/v1beta1`, `apiGroup:`,
   `apiGroups: [...]`): the CRD's name, kept `api-group`;
 * a label or annotation key (`traefik.enable=true`, `homepage.group: Media`,
@@ -134,6 +136,7 @@ def spans(data: bytes, names: Iterable[str]) -> list[tuple[int, int, str, str]]:
                 said = why.replace("NAME", hit.group("n").decode())
                 out.append((hit.start("n"), hit.end("n"), reason, said))
     out += _label_keys(data, wanted)
+    out += _imports(data, wanted)
     out += _kube_parts(data, wanted)
     out += _modules(data, wanted)
     first = data[:data.find(b"\n")] if b"\n" in data else data
@@ -250,6 +253,32 @@ def _kube_parts(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str
     for ref in _PORT_REF.finditer(data):
         if ref.group("v").decode().lower() in wanted:
             out.append((ref.start("v"), ref.end("v"), INSIDE, "a port's name (`port:`, `targetPort:`)"))
+    return out
+
+
+_GO_IMPORT = re.compile(rb'(?m)^[ \t]*(?:import[ \t]+)?(?:[A-Za-z_][A-Za-z0-9_]*[ \t]+)?'
+                        rb'"[^"\n]*/(?P<n>[A-Za-z0-9_-]+)"[ \t]*\r?$')
+_PY_IMPORT = re.compile(rb"(?m)^[ \t]*(?:import[ \t]+(?P<a>[A-Za-z0-9_]+)"
+                        rb"|from[ \t]+(?P<b>[A-Za-z0-9_]+)[ .])")
+
+
+def _imports(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str, str]]:
+    """A code module named after the software (a Go import `"code.gitea.io/sdk/gitea"`, a Python
+    `import grafana_api`): the module's qualifier `gitea.NewClient(` and the import itself."""
+    imported: set[bytes] = set()
+    out = []
+    for m in _GO_IMPORT.finditer(data):
+        if m.group("n").decode("ascii", "replace").lower() in wanted:
+            imported.add(m.group("n"))
+    for m in _PY_IMPORT.finditer(data):
+        group = "a" if m.group("a") else "b"
+        if m.group(group).decode("ascii", "replace").lower() in wanted:
+            imported.add(m.group(group))
+            out.append((m.start(group), m.end(group), PACKAGE, "an imported code module's name"))
+    for name in imported:
+        for use in re.finditer(rb"(?<![A-Za-z0-9_.\"'/-])" + re.escape(name) + rb"(?=\.[A-Za-z_])", data):
+            out.append((use.start(), use.end(), PACKAGE,
+                        f"the qualifier of an imported code module (`{name.decode()}.`), not a host"))
     return out
 
 

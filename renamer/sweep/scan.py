@@ -404,8 +404,9 @@ KEPT_NOTES = {
     # break-it round 24 (software_refs.py): a host named after its software, in the software's own names
     "scheme": ("a URL's scheme (`postgres://`, `redis+tls://`): the protocol a client speaks, not a host; "
                "the host after `://` follows"),
-    "package": ("an npm scope (`@grafana/ui`): the package registry's namespace, not a host; the move "
-                "renames no package"),
+    "package": ("an npm scope (`@grafana/ui`) or an imported code module (Go `\"code.gitea.io/sdk/gitea\"` "
+                "and `gitea.NewClient(`, Python `import grafana`): the registry's or the code's namespace, "
+                "not a host; the move renames no package"),
     "api-group": ("a Kubernetes API group (`apiVersion: grafana.integreatly.org/v1beta1`, `apiGroups:`): "
                   "the name of a CRD's group, not a host; the move renames no API"),
     "label-key": ("a label's or annotation's key (`traefik.enable=true`, `homepage.group:`, "

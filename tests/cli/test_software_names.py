@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from tests.conftest import Result
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
 CONFIG = ("version: 1\nrenames:\n  hosts: {nginx: proxy01, postgres: db01, redis: cache01, vault: secrets, "
-          "traefik: edge01, homepage: dash01, grafana: dash02}\nallowlist: allow.yaml\n")
+          "traefik: edge01, homepage: dash01, grafana: dash02, gitea: git01}\nallowlist: allow.yaml\n")
 
 # (path, before, after): the software's names kept, the hosts beside them follow
 CASES: dict[str, tuple[bytes, bytes]] = {
@@ -75,6 +76,18 @@ CASES: dict[str, tuple[bytes, bytes]] = {
                 b"host { 'secrets': ip => '10.0.0.5' }\n"),
     "Dockerfile": (b"FROM nginx:1.25\nRUN nginx -t\nRUN apt-get install -y curl redis\n",
                    b"FROM nginx:1.25\nRUN nginx -t\nRUN apt-get install -y curl redis\n"),
+    # the same class in code: a Go import named after the software and its qualifier, a Go module
+    # path on the software's domain, a Python import (the host in its argument follows)
+    "main.go": (b'package main\n\nimport (\n\t"fmt"\n\n\t"code.gitea.io/sdk/gitea"\n)\n\nfunc main() {\n'
+                b'\tc, err := gitea.NewClient("https://gitea.lab.example", gitea.SetBasicAuth("a", "b"))\n'
+                b'\tfmt.Println(c, err, gitea.GitServicePlain)\n}\n',
+                b'package main\n\nimport (\n\t"fmt"\n\n\t"code.gitea.io/sdk/gitea"\n)\n\nfunc main() {\n'
+                b'\tc, err := gitea.NewClient("https://git01.lab.example", gitea.SetBasicAuth("a", "b"))\n'
+                b'\tfmt.Println(c, err, gitea.GitServicePlain)\n}\n'),
+    "go.mod": (b"module example.com/tools\n\nrequire code.gitea.io/sdk/gitea v0.15.1\n",
+               b"module example.com/tools\n\nrequire code.gitea.io/sdk/gitea v0.15.1\n"),
+    "cache.py": (b'import redis\n\nr = redis.Redis(host="redis", port=6379)\n',
+                 b'import redis\n\nr = redis.Redis(host="cache01", port=6379)\n'),
     # finding 25: label keys (compose list and map, Dockerfile LABEL, k8s annotations); values follow
     "labels.yaml": (
         b"services:\n  app:\n    labels:\n      - traefik.enable=true\n"
@@ -125,7 +138,7 @@ CASES: dict[str, tuple[bytes, bytes]] = {
     "notes.txt": (b"Caf\xe9: an nginx in front of it; ssh to nginx for the logs.\n",
                   b"Caf\xe9: an nginx in front of it; ssh to proxy01 for the logs.\n"),
 }
-REASONS = {"scheme", "software", "label-key", "api-group", "container-port", "prose-noun", "image"}
+REASONS = {"scheme", "software", "label-key", "api-group", "container-port", "prose-noun", "image", "package"}
 
 
 def _parses(root: Path) -> None:
@@ -136,6 +149,7 @@ def _parses(root: Path) -> None:
     if shutil.which("node"):
         subprocess.run(["node", "--check", str(root / "client.js")], check=True, capture_output=True)
     subprocess.run(["bash", "-n", str(root / "ldap.sh")], check=True)
+    subprocess.run([sys.executable, "-m", "py_compile", str(root / "cache.py")], check=True)
 
 
 def test_round24_the_softwares_own_names_are_kept_the_hosts_follow(
@@ -153,7 +167,8 @@ def test_round24_the_softwares_own_names_are_kept_the_hosts_follow(
     for path, reason in [("compose.yaml", "scheme"), ("app.env", "scheme"), ("client.js", "scheme"),
                          ("site.yml", "software"), ("proxy.conf", "software"), ("www.conf", "software"),
                          ("pg_hba.conf", "software"), ("ldap.sh", "software"), ("site.pp", "software"),
-                         ("Dockerfile", "software"), ("labels.yaml", "label-key"),
+                         ("Dockerfile", "software"), ("labels.yaml", "label-key"), ("main.go", "package"),
+                         ("go.mod", "public-domain"), ("cache.py", "package"),
                          ("web.Dockerfile", "label-key"), ("dash.yaml", "api-group"),
                          ("instance.yaml", "container-port"), ("README.md", "prose-noun"),
                          ("backup.yml", "prose-noun"), ("notes.txt", "prose-noun")]:

@@ -110,7 +110,7 @@ _MODULE = re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?" + _MODULES + rb"[ \t]*:[
 # words of an Ansible task file: a module named without its collection counts only in one
 _TASK_HINTS = (b"tasks:", b"hosts:", b"handlers:", b"become:", b"notify:", b"register:", b"when:",
                b"state: present", b"state: started", b"ansible")
-_NAME_VALUE = re.compile(rb"(?:^|[{,\s])[\"']?name[\"']?[ \t]*[:=][ \t]*(?P<v>\[[^\]\n]*\]|[^,}\s#]+)")
+_NAME_VALUE = re.compile(rb"(?<![A-Za-z0-9_.-])[\"']?name[\"']?[ \t]*[:=][ \t]*(?P<v>\[[^\]\n]*\]|[^,}\s#]+)")
 _ITEM = re.compile(rb"[A-Za-z0-9_.+-]+")
 _PG_HBA = re.compile(rb"(?m)^[ \t]*(?:local|host|hostssl|hostnossl|hostgssenc|hostnogssenc)[ \t]+"
                      rb"(?P<db>\S+)[ \t]+(?P<user>\S+)[ \t]+(?:\S+[ \t]+){0,2}"

@@ -183,12 +183,19 @@ def test_round24_the_softwares_own_names_are_kept_the_hosts_follow(
                       "  ingressClassName: traefik\n"),
     ("gw.yaml", "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: gw\nspec:\n"
                 "  gatewayClassName: traefik\n"),
+    # a chart's values (app-template's `ingress.main.className`, khuedoan/homelab's apps/*/values.yaml)
+    ("apps/blog/values.yaml", "app-template:\n  ingress:\n    main:\n      enabled: true\n      className: nginx\n"),
 ])
 def test_round24_a_class_an_ingress_is_served_by_is_an_identity(
         path: str, text: str, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
     """Finding 25: `ingressClassName: traefik` renamed alone names no IngressClass: an `identity`
     residual as `storageClassName` is; verify fails, nothing written."""
-    root = repo({path: text}, config=CONFIG, allowlist=ALLOW)
+    files = {path: text}
+    if path.endswith("values.yaml"):  # a chart's values: its Chart.yaml beside it
+        files[path.replace("values.yaml", "Chart.yaml")] = (
+            "apiVersion: v2\nname: blog\nversion: 0.1.0\ndependencies:\n  - name: app-template\n"
+            "    version: 3.0.0\n    repository: https://bjw-s.github.io/helm-charts\n")
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
     found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
     assert [(f["path"], f["reason"]) for f in found] == [(path, "identity")]
     assert run(root, "sweep", "--commit").exit_code == 1

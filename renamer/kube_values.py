@@ -3,7 +3,8 @@
 A chart's templates make an object's name, or a field naming another object, from its values:
 `serviceAccount.name` (the ServiceAccount the chart creates, or the one it uses with
 `create: false`), `service.name`, `persistence.*.existingClaim`, `existingSecret`,
-`existingConfigMap`, a pod's `serviceAccountName`/`priorityClassName`, and bjw-s app-template's
+`existingConfigMap`, a pod's `serviceAccountName`/`priorityClassName`, an Ingress's
+`className`/`ingressClassName` (round 24, finding 25), and bjw-s app-template's
 `controllers:` keys (each a Deployment's name suffix, named by `service.*.controller`). Renamed
 alone, the value names an object that does not exist, or the chart renames its object (a delete
 and a create). Conventions, not a rendering: the templates may live outside the repo (a remote

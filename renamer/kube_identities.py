@@ -179,7 +179,8 @@ def services(root: str, live: Callable[[str], bool], max_size: int,
 def might_hold(data: bytes) -> bool:
     return (b"kind" in data and b"apiVersion" in data) or b".svc" in data or b"target" in data \
         or b"nameOverride" in data or b"namespace:" in data or b"existing" in data or b"service" in data \
-        or b"controller" in data or b"Generator" in data or b"replicas" in data or b"substitute" in data
+        or b"controller" in data or b"Generator" in data or b"replicas" in data or b"substitute" in data \
+        or b"className" in data  # round 24, finding 25: `ingress.className: nginx` in a chart's values
 
 
 def identities(rel: str, data: bytes, known: Services | None = None) -> list[Identity]:
@@ -393,6 +394,9 @@ _NAMED_AS = {b"serviceName": "Service", b"secretName": "Secret", b"serviceAccoun
              # break-it round 20, finding 2: a claim's PersistentVolume, the classes a pod or claim names
              b"volumeName": "PersistentVolume", b"priorityClassName": "PriorityClass",
              b"runtimeClassName": "RuntimeClass", b"storageClassName": "StorageClass",
+             # round 24, finding 25: the class an Ingress or a Gateway is served by
+             b"ingressClassName": "IngressClass", b"kubernetes.io/ingress.class": "IngressClass",
+             b"gatewayClassName": "GatewayClass",
              # break-it round 20k, finding 18: a Flux HelmRelease's, an Argo CD source's Helm release
              b"releaseName": "Helm release"}
 _NOTES = {b"releaseName": ("a Helm release's name (`releaseName`): Helm knows every object the chart makes "

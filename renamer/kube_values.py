@@ -3,7 +3,8 @@
 A chart's templates make an object's name, or a field naming another object, from its values:
 `serviceAccount.name` (the ServiceAccount the chart creates, or the one it uses with
 `create: false`), `service.name`, `persistence.*.existingClaim`, `existingSecret`,
-`existingConfigMap`, a pod's `serviceAccountName`/`priorityClassName`, and bjw-s app-template's
+`existingConfigMap`, a pod's `serviceAccountName`/`priorityClassName`, an Ingress's
+`className`/`ingressClassName` (round 24, finding 25), and bjw-s app-template's
 `controllers:` keys (each a Deployment's name suffix, named by `service.*.controller`). Renamed
 alone, the value names an object that does not exist, or the chart renames its object (a delete
 and a create). Conventions, not a rendering: the templates may live outside the repo (a remote
@@ -21,7 +22,9 @@ from dataclasses import dataclass
 # the value's last key -> the kind of object it names
 _KEYS = {b"existingClaim": "PersistentVolumeClaim", b"existingSecret": "Secret",
          b"existingConfigMap": "ConfigMap", b"serviceAccountName": "ServiceAccount",
-         b"priorityClassName": "PriorityClass", b"controller": "app-template controller"}
+         b"priorityClassName": "PriorityClass", b"controller": "app-template controller",
+         # round 24, finding 25: the IngressClass a chart's Ingress names (`ingress.className`)
+         b"className": "IngressClass", b"ingressClassName": "IngressClass"}
 # the value's last two keys -> the kind of object it names
 _PAIRS = {(b"serviceAccount", b"name"): "ServiceAccount", (b"service", b"name"): "Service"}
 CONTROLLER = "app-template controller"

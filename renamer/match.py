@@ -56,6 +56,7 @@ from renamer import (
     public_domains,
     rpz_triggers,
     slaac_uses,
+    software_refs,
     table_lengths,
     tagged_v6,
     templated_names,
@@ -1233,6 +1234,8 @@ class Matcher:
         matches = host_sets.with_sets(data, matches, self._find_exact, self._set_needles)
         if self.hosts and foreign_names.might_hold(data):  # `github.com/acme/pug`, `s3://pug/`, `tank/pug`
             matches = _foreign(data, matches)
+        if self._short_olds:  # `postgres://`, `traefik.enable=true`, `apt: {name: nginx}`, `@grafana/ui`
+            matches = _software(data, matches, self._short_olds)
         if self._short_olds and b"." in data:  # `debian.pool.ntp.org`, `https://grafana.com/grafana/`
             matches = _public_domains(data, matches, self._short_olds, self._own_domains)
         if self.hosts and not self.rewrite_accounts:
@@ -1738,6 +1741,23 @@ def _foreign(data: bytes, matches: list[Match]) -> list[Match]:
     return out
 
 
+def _software(data: bytes, matches: list[Match], shorts: frozenset[str]) -> list[Match]:
+    """A host named after its software followed into the software's own names (software_refs.py,
+    break-it round 24, findings 04, 11, 22, 24, 25): a URL scheme, an npm scope, an API group, a
+    label's key, a package, service, unit, user or command, a noun in prose: kept, never a host."""
+    open_names = {m.old for m in matches if m.kind == "host" and m.refused is None and m.kept is None
+                  and m.old.lower() in shorts}
+    if not open_names:
+        return matches
+    found = software_refs.spans(data, open_names)
+    if not found:
+        return matches
+    at = {(start, end): reason for start, end, reason, _ in found}
+    return [replace(m, kept=at[(m.start, m.end)])
+            if (m.start, m.end) in at and m.kind == "host" and m.refused is None and m.kept is None else m
+            for m in matches]
+
+
 def _public_domains(data: bytes, matches: list[Match], shorts: frozenset[str],
                     own: frozenset[str]) -> list[Match]:
     """A short host name followed into a domain that is not the repo's (public_domains.py, break-it
@@ -1748,22 +1768,32 @@ def _public_domains(data: bytes, matches: list[Match], shorts: frozenset[str],
     decided: dict[tuple[int, int], str] = {}  # a URL host's span: its decision
     for m in matches:
         if m.kind == "host" and m.refused is None and m.kept is None and m.old.lower() in shorts:
-            what = public_domains.decide(data, m.end, own)
+            url = public_domains.url_host(data, m.start) if b"/" in data else None
+            in_host = url is not None and url[0] <= m.start and m.end <= url[1]
+            in_path = url is not None and url[1] <= m.start  # `/grafana.integreatly.org/`: no domain
+            what = None if in_path else public_domains.decide(data, m.end, own, in_url=in_host)
             if what is not None:
-                decided[public_domains.url_host(data, m.start) or (m.start, m.end)] = what
+                decided[url or (m.start, m.end)] = what
                 m = _decided_public(m, what, data)
-            else:
-                url = public_domains.url_host(data, m.start)
-                if url is not None and url[1] <= m.start and url in decided:
+            elif url is not None and url[1] <= m.start:
+                if url in decided:
                     m = _decided_public(m, decided[url], data, path=True)
+                elif not any(c in data[url[1]:m.start] for c in (b"?", b"#", b"=")):
+                    # a path on another organisation's server (round 24, finding 21); a query's
+                    # value (`?target=grafana`) may be a host: it follows
+                    on = public_domains.host_decision(data, url, own)
+                    if on is not None:
+                        m = _decided_public(m, on, data, path=True,
+                                            host=data[url[0]:url[1]].decode("ascii", "replace"))
         out.append(m)
     return out
 
 
-def _decided_public(m: Match, what: str, data: bytes, *, path: bool = False) -> Match:
+def _decided_public(m: Match, what: str, data: bytes, *, path: bool = False, host: str = "") -> Match:
     if what == "kept":
         return replace(m, kept=public_domains.KEPT)
-    where = ("a path of a URL on that domain" if path
+    where = (f"a path of a URL on `{host}`, a domain the renames do not show as the repo's own" if host
+             else "a path of a URL on that domain" if path
              else f"`{m.old}{public_domains.domain_after(data, m.end)}`")
     return replace(m, refused=public_domains.KEPT, note=where)
 

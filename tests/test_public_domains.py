@@ -42,3 +42,32 @@ def test_url_host_covers_host_and_path() -> None:
     assert host == (data.index(b"grafana"), data.index(b".com") + 4)
     assert public_domains.url_host(data, data.index(b"/grafana/") + 1) == host
     assert public_domains.url_host(data, data.rindex(b"grafana")) is None
+
+
+@pytest.mark.parametrize(("domain", "suffix"), [
+    ("com", True), ("sh", True), ("co.uk", True), ("com.au", True), ("co.za", True), ("github.io", True),
+    ("mycorp.co.uk", False), ("lab", False), ("mycorp.de", False), ("lab.example", False)])
+def test_is_suffix(domain: str, suffix: bool) -> None:
+    assert public_domains.is_suffix(domain) is suffix
+
+
+def test_round24_url_hosts_under_the_wider_list() -> None:
+    data = b"curl https://ntfy.sh/x and ./ntfy.sh\n"
+    assert public_domains.decide(data, data.index(b".sh"), OWN, in_url=True) == "kept"
+    assert public_domains.decide(data, data.rindex(b".sh"), OWN) is None
+    data = b"http://pug.db:5432/x\n"  # a Kubernetes namespace: no list knows `db`
+    assert public_domains.decide(data, data.index(b".db"), OWN, in_url=True) is None
+
+
+@pytest.mark.parametrize(("data", "what"), [
+    (b"deb http://deb.debian.org/debian main\n", "kept"),
+    (b"require code.gitea.io/sdk/gitea v0.15.1\n", "kept"),
+    (b"http://proxy.lab.example/debian/\n", None),
+    (b"https://web01.mycorp.de/debian/\n", None),  # the renames' own domain
+    (b"http://10.0.0.1/debian/\n", None),
+])
+def test_round24_a_path_on_a_public_host(data: bytes, what: str | None) -> None:
+    at = data.rindex(b"debian") if b"debian" in data else data.rindex(b"gitea")
+    host = public_domains.url_host(data, at)
+    assert host is not None
+    assert public_domains.host_decision(data, host, OWN) == what

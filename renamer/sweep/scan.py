@@ -407,6 +407,27 @@ KEPT_NOTES = {
     "public-domain": ("a short host name as the registrable name of a public domain (`proxmox.com`, "
                       "`grafana.github.io`, `debian.pool.ntp.org`) or in the path of a URL on one: another "
                       "organisation's name, not a host of this repo; the move renames no public domain"),
+    # break-it round 24 (software_refs.py): a host named after its software, in the software's own names
+    "scheme": ("a URL's scheme (`postgres://`, `redis+tls://`): the protocol a client speaks, not a host; "
+               "the host after `://` follows"),
+    "package": ("an npm scope (`@grafana/ui`) or an imported code module (Go `\"code.gitea.io/sdk/gitea\"` "
+                "and `gitea.NewClient(`, Python `import grafana`): the registry's or the code's namespace, "
+                "not a host; the move renames no package"),
+    "api-group": ("a Kubernetes API group (`apiVersion: grafana.integreatly.org/v1beta1`, `apiGroups:`): "
+                  "the name of a CRD's group, not a host; the move renames no API"),
+    "label-key": ("a label's or annotation's key (`traefik.enable=true`, `homepage.group:`, "
+                  "`nginx.ingress.kubernetes.io/...`): the namespace the software reads its configuration "
+                  "from, not a host; the label's value still follows"),
+    "software": ("the software's own name, not the host's: a package, service or user of an Ansible module "
+                 "(`apt: {name: nginx}`), a file's owner or group, a daemon's `user`/`User=`, a pg_hba.conf "
+                 "role or database, a systemd unit (`vault.service`), or the software's command "
+                 "(`nginx -t`, `vault token create`)"),
+    "container-port": ("a container's or a port's name inside a Kubernetes object (`containers: - name:`, "
+                       "`ports: - name:`, `port:`/`targetPort:` naming a port): no host; an operator that "
+                       "merges its container by that name, a ServiceMonitor that scrapes that port, finds "
+                       "nothing if it changes alone"),
+    "prose-noun": ("a common noun or a product's name in prose (`from a vault`, `the hashicorp vault`), "
+                   "not a host"),
     "storage": ("names where data lives in a storage service (an `s3://`/`gs://` bucket and key, a restic "
                 "repository on S3, B2, GCS, Azure, Swift, rclone or a rest-server, a ZFS dataset or pool): "
                 "renamed in the text alone, the next run writes to a new, empty place (or another owner's "
@@ -801,7 +822,8 @@ class FileScanner:
                      or (b"." in data and self.kube_services())):  # `pug.db:5432` of Service db/pug
             matches = self._identities(rel, data, matches)
         if matches and status == CURRENT and content.kind == "text" \
-                and (rel.endswith("Chart.yaml") or chart_schema.is_values(rel)):  # a chart's own names
+                and (chart_schema.is_chart_file(rel) or chart_schema.is_values(rel)
+                     or chart_schema.might_inline(data)):  # a chart's own names
             matches = chart_schema.held(self.project.root, rel, data, matches, self._charts)
         if matches and content.kind == "text":  # `name: pug` of a compose project: its volumes' prefix
             matches = self._state_names(rel, data, matches)

@@ -11,6 +11,7 @@ schema (`grafana:`, `grafana.ini:`, kube-prometheus-stack's `grafana: {enabled: 
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -91,3 +92,66 @@ def test_round23_a_values_file_without_a_chart_follows(values: str, repo: Callab
     root = repo({"apps/values.yaml": values}, config=CONFIG, allowlist=ALLOW)
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "apps/values.yaml").read_text() == values.replace("grafana", "metrics")
+
+
+# Break-it round 24, findings 06 and 09: the same names in Helm 2's requirements, the locks, a
+# flow-style `dependencies:` and inline values (Flux HelmRelease, Argo CD, helmfile).
+R24_KEPT: dict[str, bytes] = {
+    "v1/Chart.yaml": b"apiVersion: v1\nname: monitoring\nversion: 1.0.0\n",
+    "v1/requirements.yaml": (b"dependencies:\n  - name: grafana\n    version: 8.5.0\n"
+                             b"    repository: https://charts.lab.example/\n    condition: grafana.enabled\n"),
+    "v1/requirements.lock": (b"dependencies:\n- name: grafana\n  repository: https://charts.lab.example/\n"
+                             b"  version: 8.5.0\ndigest: sha256:3f1b\ngenerated: \"2024-05-01T10:00:00Z\"\n"),
+    "v1/values.yaml": b"grafana:\n  enabled: true\n  adminUser: admin\n",
+    "flow/Chart.yaml": (b"apiVersion: v2\r\nname: monitoring2\r\nversion: 1.0.0\r\n"
+                        b"dependencies: [{name: grafana, version: 8.5.0, repository: \"https://charts.lab.example/\"},\r\n"
+                        b"  {name: loki, alias: logs, version: 5.0.0}]\r\n"),
+    "flow/Chart.lock": (b"dependencies:\n- name: grafana\n  repository: https://charts.lab.example/\n  version: 8.5.0\n"
+                        b"- name: loki\n  version: 5.0.0\ndigest: sha256:0a1b\n"),
+    "flow/values.yaml": b"grafana:\n  persistence:\n    enabled: true\n",
+    "block/Chart.yaml": CHART.encode(),
+    "block/Chart.lock": b"dependencies:\n- name: grafana\n  version: 7.0.0\n- name: loki\n  version: 5.0.0\n",
+}
+R24_INLINE: dict[str, tuple[bytes, bytes]] = {
+    "flux/helmrelease.yaml": (
+        b"apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: kube-prometheus-stack\n"
+        b"spec:\n  chart:\n    spec:\n      chart: kube-prometheus-stack\n  values:\n    grafana:\n"
+        b"      enabled: false\n      forceDeployDashboards: true\n    prometheus:\n      url: http://grafana:3000\n",
+        b"apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: kube-prometheus-stack\n"
+        b"spec:\n  chart:\n    spec:\n      chart: kube-prometheus-stack\n  values:\n    grafana:\n"
+        b"      enabled: false\n      forceDeployDashboards: true\n    prometheus:\n      url: http://metrics:3000\n"),
+    "argo/app.yaml": (
+        b"apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: mon\nspec:\n  source:\n"
+        b"    chart: kube-prometheus-stack\n    helm:\n      valuesObject:\n        grafana:\n          enabled: false\n"
+        b"          ingress:\n            hosts: [grafana.lab.example]\n",
+        b"apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: mon\nspec:\n  source:\n"
+        b"    chart: kube-prometheus-stack\n    helm:\n      valuesObject:\n        grafana:\n          enabled: false\n"
+        b"          ingress:\n            hosts: [metrics.lab.example]\n"),
+    "helmfile.yaml": (
+        b"releases:\n  - name: mon\n    chart: prometheus-community/kube-prometheus-stack\n    values:\n"
+        b"      - grafana:\n          enabled: false\n        alertmanager:\n          url: http://grafana:3000\n",
+        b"releases:\n  - name: mon\n    chart: prometheus-community/kube-prometheus-stack\n    values:\n"
+        b"      - grafana:\n          enabled: false\n        alertmanager:\n          url: http://metrics:3000\n"),
+}
+
+
+def test_round24_requirements_locks_flow_dependencies_and_inline_values_are_the_charts(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    files: dict[str, str | bytes] = {**R24_KEPT, **{p: before for p, (before, _) in R24_INLINE.items()},
+                                     "urls.txt": b"dashboards: http://grafana:3000\n"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout
+    for path, text in R24_KEPT.items():
+        assert (root / path).read_bytes() == text, path
+    for path, (_, after) in R24_INLINE.items():
+        assert (root / path).read_bytes() == after, path
+    assert (root / "urls.txt").read_text() == "dashboards: http://metrics:3000\n"
+    for path in [*R24_KEPT, *R24_INLINE]:  # each still parses
+        subprocess.run(["yq", ".", str(root / path)], check=True, capture_output=True)
+    assert run(root, "verify").exit_code == 0
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    kept = {r["path"] for r in audit["references"] if r["status"] == "kept" and r["reason"] == "chart"}
+    assert kept == {"v1/requirements.yaml", "v1/requirements.lock", "v1/values.yaml", "flow/Chart.yaml",
+                    "flow/Chart.lock", "flow/values.yaml", "block/Chart.yaml", "block/Chart.lock",
+                    "flux/helmrelease.yaml", "argo/app.yaml", "helmfile.yaml"}, kept

@@ -11,6 +11,7 @@ a `public-domain` residual, and the lab's names (`debian.lab.example`, `nas.lan`
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -86,3 +87,58 @@ def test_round23_a_domain_the_renames_name_is_the_repos_own(repo: Callable[..., 
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "a.conf").read_text() == "server srv01.mycorp.de iburst\nserver app01.mycorp.de\n"
     assert run(root, "verify").exit_code == 0
+
+
+# Break-it round 24, findings 04, 21, 29: a URL's host under a TLD outside the bare-name list, an
+# npm scope, a path on a distribution's mirror, an owned domain that climbed into a public suffix.
+R24 = ("version: 1\nrenames:\n  hosts: {ntfy: push01, linkding: links01, grafana: metrics, debian: srv01, "
+       "ubuntu: box01, proxmox: pve01, nas: store01, \"docs.mycorp.co.uk\": \"wiki.mycorp.co.uk\", "
+       "\"git.acme.com.au\": \"code.acme.com.au\"}\nallowlist: allow.yaml\n")
+R24_KEPT: dict[str, bytes] = {
+    "alert.sh": b"#!/bin/sh\ncurl -d 'backup failed' https://ntfy.sh/homelab-alerts\n",
+    "links.md": b"Bookmarks: <https://linkding.link/> and https://grafana.video/x\n",
+    "package.json": b'{\n  "dependencies": {"@grafana/ui": "^10.0.0", "@grafana/data": "10.0.0"}\n}\n',
+    "deps.sh": b"#!/bin/sh\nnpm install @grafana/ui\nyarn add @grafana/data\n",
+    "sources.list": (b"deb http://deb.debian.org/debian bookworm main\r\n"
+                     b"deb http://download.proxmox.com/debian/pve bookworm pve-no-subscription\r\n"
+                     b"deb http://archive.ubuntu.com/ubuntu jammy main\r\n"),
+    "bookworm.sources": b"Types: deb\nURIs: https://deb.debian.org/debian\nSuites: bookworm\nComponents: main\n",
+    "apt.yml": b'- ansible.builtin.apt_repository:\n    repo: "deb http://deb.debian.org/debian bookworm-backports main"\n',
+    "mirrors.md": (b"mirror: https://nas.co.uk/pub, https://grafana.co.uk/ and https://nas.com.au/\n"
+                   b"also http://ftp.uk.debian.org/debian/ and https://nas.co.za/x\n"),
+}
+R24_FOLLOWS: dict[str, tuple[bytes, bytes]] = {
+    "hosts.txt": (b"metrics host: grafana:3000\nssh root@debian\nlinkding:9090\n",
+                  b"metrics host: metrics:3000\nssh root@srv01\nlinks01:9090\n"),
+    "local.md": (b"local: https://nas.mycorp.co.uk/ and https://nas.acme.com.au/debian/\n"
+                 b"proxy: http://proxy.lab.example/grafana/ and http://pug.db:5432/debian\n",
+                 b"local: https://store01.mycorp.co.uk/ and https://store01.acme.com.au/srv01/\n"
+                 b"proxy: http://proxy.lab.example/metrics/ and http://pug.db:5432/srv01\n"),
+}
+
+
+def test_round24_urls_npm_scopes_mirror_paths_and_public_suffixes_are_kept(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    files: dict[str, str | bytes] = {**R24_KEPT, **{path: before for path, (before, _) in R24_FOLLOWS.items()}}
+    root = repo(files, config=R24, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout
+    for path, text in R24_KEPT.items():
+        assert (root / path).read_bytes() == text, path
+    for path, (_, after) in R24_FOLLOWS.items():
+        assert (root / path).read_bytes() == after, path
+    subprocess.run(["jq", ".", str(root / "package.json")], check=True, capture_output=True)
+    assert run(root, "verify").exit_code == 0
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    kept = {(r["path"], r["reason"]) for r in audit["references"] if r["status"] == "kept"}
+    assert {("alert.sh", "public-domain"), ("links.md", "public-domain"), ("package.json", "package"),
+            ("deps.sh", "package"), ("sources.list", "public-domain"), ("bookworm.sources", "public-domain"),
+            ("apt.yml", "public-domain"), ("mirrors.md", "public-domain")} <= kept, sorted(kept)
+
+
+def test_round24_a_public_suffix_is_nobodys_own() -> None:
+    """`docs.mycorp.co.uk` owns `mycorp.co.uk`, never `co.uk` (finding 29)."""
+    from renamer import public_domains
+
+    own = public_domains.own_domains([("docs.mycorp.co.uk", "wiki.mycorp.co.uk"), ("a.b.acme.com.au", "c")])
+    assert own == frozenset({"mycorp.co.uk", "b.acme.com.au", "acme.com.au"})

@@ -1,0 +1,47 @@
+"""software_refs: pure spans (the CLI behaviour is tests/cli/test_software_names.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from renamer import software_refs
+
+
+def _kept(data: bytes, names: list[str]) -> list[tuple[bytes, str]]:
+    return sorted((data[s:e], reason) for s, e, reason, _ in software_refs.spans(data, names))
+
+
+@pytest.mark.parametrize(("data", "names", "kept"), [
+    (b"url: postgres://u@postgres:5432/x\n", ["postgres"], [(b"postgres", "scheme")]),
+    (b"CACHE=Redis+tls://redis:6380\n", ["redis"], [(b"Redis", "scheme")]),
+    (b"npm install @grafana/ui\n", ["grafana"], [(b"grafana", "package")]),
+    (b"mail root@grafana/x\n", ["grafana"], []),  # an account's host: no scope
+    (b"apiVersion: traefik.io/v1alpha1\n", ["traefik"], [(b"traefik", "api-group")]),
+    (b"  - apiGroups: ['', 'grafana.integreatly.org']\n", ["grafana"], [(b"grafana", "api-group")]),
+    (b"labels:\n  - traefik.enable=true\n  - homepage.href=http://homepage:3000/\n", ["traefik", "homepage"],
+     [(b"homepage", "label-key"), (b"traefik", "label-key")]),
+    (b"docker run --label traefik.enable=true nginx\n", ["traefik"], [(b"traefik", "label-key")]),
+    (b"user nginx;\n", ["nginx"], [(b"nginx", "software")]),
+    (b"[Service]\nUser=redis\r\n", ["redis"], [(b"redis", "software")]),
+    (b"- hosts: nginx\n  tasks:\n    - apt: name=nginx state=present\n", ["nginx"], [(b"nginx", "software")]),
+    (b"spec:\n  backend:\n    service:\n      name: nginx\n", ["nginx"], []),  # an Ingress backend, no module
+    (b"local all postgres peer\n", ["postgres"], [(b"postgres", "software")]),
+    (b"local all postgres\n", ["postgres"], []),  # no method: no pg_hba row
+    (b"#!/bin/bash\nvault kv get x\nssh vault uptime\n", ["vault"], [(b"vault", "software")]),
+    (b"vault kv get x\n", ["vault"], []),  # a line's start outside a shell script: no command position
+    (b"ExecReload=nginx -s reload\n", ["nginx"], [(b"nginx", "software")]),
+    (b"unit => 'vault.service'\nhost: grafana.service.consul\n", ["vault", "grafana"], [(b"vault", "software")]),
+    (b"perhaps from a vault, or ssh to vault\n", ["vault"], [(b"vault", "prose-noun")]),
+    (b"server_name a pug;\n", ["pug"], []),  # nginx's name list, no article
+    (b"import redis\nr = redis.Redis(host='redis')\n", ["redis"], [(b"redis", "package"), (b"redis", "package")]),
+    (b"kind: Pod\nspec:\n  containers:\n    - name: grafana\n      image: x\n", ["grafana"],
+     [(b"grafana", "container-port")]),
+    (b"kind: Pod\nspec:\n  containers:\n    - name: web01\n      image: busybox\n", ["web01"], []),
+])
+def test_spans(data: bytes, names: list[str], kept: list[tuple[bytes, str]]) -> None:
+    assert _kept(data, names) == kept
+
+
+def test_a_name_with_a_dot_or_absent_is_never_asked() -> None:
+    assert software_refs.spans(b"postgres://x", ["web01.lab"]) == []
+    assert software_refs.spans(b"postgres://x", ["redis"]) == []

@@ -150,6 +150,11 @@ def _check_networks(config: Config, add: Any) -> None:
             elif new == other_new:
                 add("networks", str(old), f"{other_old} is renamed to {new} too: their addresses "
                     "would collide")
+            elif new.version == other_new.version and new.overlaps(other_new):
+                # t32-33 finding 19: the sweep would write both networks over one range
+                add("networks", str(old), f"its new network {new} overlaps {other_new}, the new network "
+                    f"of {other_old}: the sweep would write both over one range (their addresses and "
+                    "subnets would collide): choose new networks apart")
 
 
 def _check_second_sweep(config: Config, matcher: Matcher, forms: Forms, add: Any) -> None:

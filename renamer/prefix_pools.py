@@ -369,8 +369,9 @@ _KUBE = [
     (rb"aggregationLength(?:V6)?|aggregation-length(?:-v6)?", rb"addresses",
      "MetalLB's BGPAdvertisement aggregationLength",
      "MetalLB refuses an aggregation length shorter than a pool's prefix", False),
-    (rb"(?:--)?node-cidr-mask-size(?:-ipv[46])?|nodeCidrMaskSize(?:IPv[46])?|node_cidr_mask_size",
-     rb"(?:--)?cluster-cidr|clusterCIDR|podSubnet|(?:--)?pod-network-cidr|cluster_cidr|pod_network_cidr"
+    (rb"(?:--)?node-cidr-mask-size(?:-ipv[46])?|nodeCidrMaskSize(?:IPv[46])?|nodeCIDRMaskSize(?:IPv[46])?"
+     rb"|node_cidr_mask_size",
+     rb"(?:--)?cluster-cidr|clusterCIDRs?|podSubnet|(?:--)?pod-network-cidr|cluster_cidr|pod_network_cidr"
      rb"|podCIDR|pod_cidr|podSubnets", "kube-controller-manager's node-cidr-mask-size",
      "kube-controller-manager refuses a node mask shorter than the cluster CIDR's", True),
     (rb"clusterPoolIPv[46]MaskSize|cluster-pool-ipv[46]-mask-size",
@@ -424,7 +425,7 @@ def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit
     a shrink leaves valid makes each pool literal of the old network a residual (the pool and its
     mask decided together by hand, never the pool alone)."""
     if not any(w in data for w in (b"blockSize", b"aggregationLength", b"aggregation-length", b"mask-size",
-                                   b"MaskSize", b"mask_size", b"SubnetLen", b"node_prefix")):
+                                   b"MaskSize", b"mask_size", b"SubnetLen", b"node_prefix")):  # Antrea's too
         return
     bounds = [0, *(x.end() for x in _DOCUMENT.finditer(data)), len(data)]
     for x in _KUBE_LENGTH.finditer(data):

@@ -11,6 +11,7 @@ so each is paired only with the pools of the innermost entry around it that name
   vars that render it) and dockerd's `--default-address-pool base=10.0.48.0/20,size=24`;
 * `docker swarm init --default-addr-pool 10.0.48.0/20 --default-addr-pool-mask-length 24`;
 * OpenShift's install-config `clusterNetwork: - cidr: 10.128.0.0/14` with `hostPrefix: 23`;
+* Kubernetes' ClusterCIDR `perNodeHostBits: 8` beside `ipv4: 10.0.48.0/20` (host bits: a /24 a node);
 * Pulumi awsx `new awsx.ec2.Vpc(.., {cidrBlock: "10.0.48.0/24", subnetSpecs: [{cidrMask: 26}]})`
   (`cidr_block=`/`cidr_mask=` in Python) and AWS CDK `ec2.Vpc(.., ip_addresses=ec2.IpAddresses.cidr(
   "10.0.48.0/24"), subnet_configuration=[ec2.SubnetConfiguration(.., cidr_mask=26)])` (`cidrMask:`
@@ -56,12 +57,16 @@ _RULES = [
     (rb"cidrMask|cidr_mask", rb"[ \t]*[:=][ \t]*", rb"cidrBlock|cidr_block|cidr|IpAddresses\.cidr",
      "the VPC's subnet cidrMask (Pulumi awsx, AWS CDK)",
      "awsx and CDK cannot lay out a subnet longer than the VPC"),
+    # host bits, not a length: the unit is the family's longest length less them
+    (rb"perNodeHostBits", rb"[ \t]*:[ \t]*", rb"ipv4|ipv6", "Kubernetes ClusterCIDR's perNodeHostBits",
+     "the node IPAM controller carves no node range from a pool smaller than one"),
 ]
+_HOST_BITS = {len(_RULES) - 1}  # the rules whose number counts host bits
 _LENGTH = re.compile(rb"(?<![A-Za-z0-9_.-])[\"']?(" + rb"|".join(r[0] for r in _RULES) + rb")" + _KEY_END +
                      rb"(?:[ \t]*[:=][ \t]*|[ \t]+)[\"']?([0-9]{1,3})(?![0-9.])")
 _POOLS = [re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(?:" + r[2] + rb")" + _KEY_END +
                      rb"(?:[ \t]*[:=(][ \t]*|[ \t]+)[\"'(]?[ \t]*[\"']?" + _CIDR) for r in _RULES]
-_WORDS = (b"size", b"mask-length", b"hostPrefix", b"cidrMask", b"cidr_mask")
+_WORDS = (b"size", b"mask-length", b"hostPrefix", b"cidrMask", b"cidr_mask", b"perNodeHostBits")
 _TOKENS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|[][(){}]')
 _PAIRS = {b")": b"(", b"]": b"[", b"}": b"{"}
 
@@ -199,7 +204,7 @@ def tied_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
         if brackets is None:
             brackets = _brackets(data)
             starts = [b[0] for b in brackets]
-        value = int(x.group(2))
+        number = int(x.group(2))
         named: list[re.Match[bytes]] = []
         for span in _entries(data, x.start(), brackets, starts)[:_DEPTH]:
             named = list(pools.finditer(data, *span))
@@ -208,18 +213,23 @@ def tied_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
         for pool in named:
             net = _network(pool.group(1))
             found = _named(net, moves)
-            if net is None or found is None or value > net.max_prefixlen:
+            if net is None or found is None or number > net.max_prefixlen:
                 continue
             move, after = found
+            value = net.max_prefixlen - number if index in _HOST_BITS else number
             if value < move.old.prefixlen:
                 continue  # shorter than the old pool already: not this rule's length
             what, text = rule[3], x.group(2).decode()
+            if index in _HOST_BITS:
+                what = f"{what} {number} (a /{value} per node), the length"
+            fix = f"at most {net.max_prefixlen - move.new.prefixlen}" if index in _HOST_BITS \
+                else f"at least {move.new.prefixlen}"
             if value < move.new.prefixlen and (x.start(2), x.end(2)) not in seen:
                 seen.add((x.start(2), x.end(2)))
                 yield LengthHit(x.start(2), x.end(2), text, text, TOOL,
                                 f"{what} {value} is tied to the pool {move.old}, which becomes {move.new}: "
                                 f"no /{value} fits in a /{move.new.prefixlen}, {rule[4]}: set it by hand "
-                                f"(at least {move.new.prefixlen}), or choose a longer new network")
+                                f"({fix}), or choose a longer new network")
             elif value >= move.new.prefixlen and not after and move.new.prefixlen > move.old.prefixlen \
                     and (pool.start(1), pool.end(1)) not in seen:
                 seen.add((pool.start(1), pool.end(1)))

@@ -241,3 +241,38 @@ def test_vpc_subnet_masks_a_shrink_leaves_valid_are_residuals_and_a_grow_follows
         block = re.search(r"10\.0\.48\.0/(\d+)", (root / name).read_text())
         assert block is not None and block.group(1) == "23" and _units(block.group(), 26) == 8, name
     assert run(root, "verify", "--strict").exit_code == 0
+
+
+# -- the class: other spellings of a per-node length beside its pool ----------------------------------
+
+OTHERS = {
+    "antrea.yaml": "nodeIPAM:\n  enableNodeIPAM: true\n  clusterCIDRs: [\"10.0.48.0/20\"]\n  nodeCIDRMaskSizeIPv4: 24\n",
+    "rke2.yaml": "cluster-cidr: 10.0.48.0/20\nkube-controller-manager-arg:\n  - \"node-cidr-mask-size=24\"\n",
+    "cdk.ts": ("const vpc = new ec2.Vpc(this, 'Lan', {\n  ipAddresses: ec2.IpAddresses.cidr('10.0.48.0/20'),\n"
+               "  subnetConfiguration: [\n    { name: 'pub', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 },\n  ],\n});\n"),
+    "clustercidr.yaml": ("apiVersion: networking.k8s.io/v1alpha1\nkind: ClusterCIDR\nmetadata:\n  name: pods\nspec:\n"
+                         "  perNodeHostBits: 8\n  ipv4: 10.0.48.0/20\n"),
+}
+
+
+def test_other_spellings_of_a_per_node_length(run: Run, tmp_path: Path) -> None:
+    """Antrea's nodeCIDRMaskSizeIPv4 beside clusterCIDRs, RKE2's controller-manager argument, CDK in
+    TypeScript, and a ClusterCIDR's perNodeHostBits (8 host bits: a /24 a node) under /20 -> /27:
+    refused; under /20 -> /22 residuals (4 /24s instead of 16)."""
+    root = _repo(tmp_path, OTHERS, "10.0.48.0/20: 10.0.48.0/27")
+    err = _refused(run, root, ["antrea.yaml:4: tool-refuses: kube-controller-manager's node-cidr-mask-size 24",
+                               "rke2.yaml:3: tool-refuses: kube-controller-manager's node-cidr-mask-size 24",
+                               "cdk.ts:4: tool-refuses: the VPC's subnet cidrMask (Pulumi awsx, AWS CDK) 24",
+                               "clustercidr.yaml:6: tool-refuses: Kubernetes ClusterCIDR's perNodeHostBits 8 (a /24 "
+                               "per node), the length 24 is tied to the pool 10.0.48.0/20"])
+    assert "set it by hand (at most 5)" in err
+    root = _repo(tmp_path, OTHERS, "10.0.48.0/20: 10.0.48.0/22")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    for name, text in OTHERS.items():
+        assert (root / name).read_text() == text, name
+    out = run(root, "verify", "--strict").stdout
+    for where in ("antrea.yaml:3:19", "rke2.yaml:1:15", "cdk.ts:2:38", "clustercidr.yaml:7:9"):
+        assert f"{where}: residual (tied-length): 10.0.48.0/20" in out, (where, out)
+    spec = yaml.safe_load((root / "clustercidr.yaml").read_text())["spec"]
+    assert _units(spec["ipv4"], 32 - spec["perNodeHostBits"]) == 16  # left as it was: 16 nodes

@@ -67,3 +67,38 @@ def test_moves_whose_new_networks_lie_apart_still_sweep(run: Run, tmp_path: Path
     assert done.exit_code == 0, done.stdout + done.stderr
     assert (root / "interfaces").read_text() == INTERFACES.format(a="10.0.60.1/23", b="10.0.62.1/24")
     assert run(root, "verify", "--strict").exit_code == 0
+
+
+@pytest.mark.parametrize("networks, named", [
+    # 10.0.48.200 is written as 10.0.60.200, which lies in 10.0.60.128/25: a second sweep moved it again
+    pytest.param("10.0.48.0/24: 10.0.60.0/24, 10.0.60.128/25: 10.0.70.0/25", "10.0.60.128/25", id="v4-chain"),
+    pytest.param("2001:db8:a::/48: 2001:db8:c::/56, 2001:db8:c:80::/57: 2001:db8:e::/57", "2001:db8:c:80::/57",
+                 id="v6-chain"),
+])
+def test_a_move_whose_addresses_land_on_another_moved_network_is_a_config_error(
+        run: Run, tmp_path: Path, networks: str, named: str) -> None:
+    """Before: `sweep --commit` wrote 10.0.60.200 and the verify right after wanted it moved again
+    (10.0.60.200 -> 10.0.70.72)."""
+    files = {"hosts.txt": "host 10.0.48.200\nhost 2001:db8:a::c8\n"}
+    root = make_repo(tmp_path / "repo", files, config=_config(networks), allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 2, done.stdout + done.stderr
+    assert f"which is itself renamed ({named} -> " in done.stderr and "(a chain)" in done.stderr, done.stderr
+    assert (root / "hosts.txt").read_text() == files["hosts.txt"]
+
+
+@pytest.mark.parametrize("networks, after", [
+    # the grown network covers a sibling that moves away, but no address lands there
+    pytest.param("10.0.48.0/24: 10.0.48.0/23, 10.0.49.0/24: 10.0.70.0/24", "host 10.0.48.200\nhost 10.0.70.7\n",
+                 id="grow-over-a-vacated-sibling"),
+    pytest.param("10.0.48.0/24: 10.0.60.0/22, 10.0.61.0/24: 10.0.70.0/24", "host 10.0.60.200\nhost 10.0.70.7\n",
+                 id="move-over-a-vacated-sibling"),
+])
+def test_a_new_network_over_a_vacated_one_sweeps_once(run: Run, tmp_path: Path, networks: str, after: str) -> None:
+    first = networks.split(", ")[1].split(":")[0].rsplit(".", 1)[0]  # the sibling's first three octets
+    files = {"hosts.txt": f"host 10.0.48.200\nhost {first}.7\n"}
+    root = make_repo(tmp_path / "repo", files, config=_config(networks), allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "hosts.txt").read_text() == after
+    assert run(root, "verify", "--strict").exit_code == 0  # a second sweep would change nothing

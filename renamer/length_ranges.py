@@ -13,7 +13,10 @@ Each names a network and the lengths of the routes it selects inside it, counted
   `maxlen 28`; the GoBGP CLI `gobgp policy prefix add NAME 10.0.48.0/24 25..28`;
 * an IOS-XR prefix-set entry with no permit/deny word (`10.0.48.0/24 ge 25 le 28,`) and `eq` (NX-OS
   `permit 10.0.48.0/24 eq 25`, IOS-XR): FRR's `permit A/N ge/le` lines are prefix_lists.py's own;
-* Calico BGPFilter: `cidr: 10.0.48.0/24` with `prefixLength: {min: 25, max: 28}` in one rule.
+* Calico BGPFilter: `cidr: 10.0.48.0/24` with `prefixLength: {min: 25, max: 28}` in one rule;
+* Huawei/H3C `ip ip-prefix L index 10 permit 10.0.48.0 24 greater-equal 25 less-equal 28`, Nokia SR OS
+  `prefix 10.0.48.0/24 prefix-length-range 25-28` (`through 28`), Cumulus NVUE `match 10.0.48.0/24
+  max-prefix-len 28` (`min-prefix-len 25`).
 
 This module only reads them: each entry as (network's span, address, length, low, high, what
 spells the bounds); prefix_lists._bounds_hit decides it as FRR's (a bound the new length passes:
@@ -91,6 +94,43 @@ _BARE_BOUND = re.compile(rb"(ge|le|eq)[ \t]+([0-9]{1,3})")
 _CALICO_CIDR = re.compile(rb"(?m)^([ \t]*(?:-[ \t]+)?)cidr[ \t]*:[ \t]*[\"']?" + _NET + rb"(?![0-9])")
 _CALICO_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])prefixLength[ \t]*:")
 _CALICO_BOUND = re.compile(rb"(?<![A-Za-z0-9_-])(min|max)[ \t]*:[ \t]*([0-9]{1,3})(?![0-9])")
+
+
+# Huawei / H3C: `ip ip-prefix NAME index 10 permit 10.0.48.0 24 greater-equal 25 less-equal 28` (the
+# length after a blank); Nokia SR OS: `prefix 10.0.48.0/24 prefix-length-range 25-28`, `through 28`;
+# Cumulus NVUE: `... match 10.0.48.0/24 max-prefix-len 28` (`min-prefix-len 25`) on one line.
+_HUAWEI = re.compile(rb"(?i)ip(?:v6)?[ \t]+ip(?:v6)?-prefix[ \t]+\S+[ \t]+(?:index[ \t]+[0-9]+[ \t]+)?"
+                     rb"(?:permit|deny)[ \t]+((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:]*)[ \t]+"
+                     rb"([0-9]{1,3})((?:[ \t]+(?:greater-equal|less-equal)[ \t]+[0-9]{1,3})+)"
+                     rb"(?![ \t]*[0-9A-Za-z])")
+_HUAWEI_BOUND = re.compile(rb"(greater-equal|less-equal)[ \t]+([0-9]{1,3})")
+_SROS = re.compile(rb"(?<![A-Za-z0-9_-])prefix[ \t]+" + _NET + rb"[ \t]+(?:prefix-length-range[ \t]+"
+                   rb"([0-9]{1,3})-([0-9]{1,3})|through[ \t]+([0-9]{1,3}))(?![0-9./])")
+_NVUE = re.compile(rb"(?<![A-Za-z0-9_-])match[ \t]+" + _NET + rb"((?:[ \t]+(?:max|min)-prefix-len[ \t]+"
+                   rb"[0-9]{1,3})+)(?![0-9])")
+_NVUE_BOUND = re.compile(rb"(max|min)-prefix-len[ \t]+([0-9]{1,3})")
+
+
+def _others(data: bytes) -> Iterator[LengthRange]:
+    if b"-prefix" in data and b"-equal" in data:
+        for x in _HUAWEI.finditer(data):
+            found = {w: int(v) for w, v in _HUAWEI_BOUND.findall(x.group(3))}
+            yield LengthRange(x.start(1), x.end(2), x.group(1), x.group(2), found.get(b"greater-equal"),
+                              found.get(b"less-equal"), x.group(3).decode().strip(), None, x.end())
+    if b"prefix-length-range" in data or b"through" in data:
+        for x in _SROS.finditer(data):
+            if x.group(3) is not None:
+                said = f"prefix-length-range {x.group(3).decode()}-{x.group(4).decode()}"
+                yield LengthRange(x.start(1), x.end(2), x.group(1), x.group(2), int(x.group(3)),
+                                  int(x.group(4)), said, (x.start(3), x.end(3)), x.end())
+            else:
+                yield LengthRange(x.start(1), x.end(2), x.group(1), x.group(2), None, int(x.group(5)),
+                                  f"through {x.group(5).decode()}", None, x.end())
+    if b"prefix-len" in data:
+        for x in _NVUE.finditer(data):
+            found = {w: int(v) for w, v in _NVUE_BOUND.findall(x.group(3))}
+            yield LengthRange(x.start(1), x.end(2), x.group(1), x.group(2), found.get(b"min"),
+                              found.get(b"max"), x.group(3).decode().strip(), None, x.end())
 
 
 def _bgpd(data: bytes) -> Iterator[LengthRange]:
@@ -190,6 +230,7 @@ def ranges(data: bytes) -> Iterator[LengthRange]:
         yield from _bare(data)
     if b"prefixLength" in data:
         yield from _calico(data)
+    yield from _others(data)
     if b"ip-prefix" in data.lower() or b"ipprefix" in data.lower():
         for x in _GOBGP_PREFIX.finditer(data):
             before = [b.end() for b in _BOUNDARY.finditer(data, 0, x.start())]

@@ -100,3 +100,29 @@ def test_every_prefix_inside_follows_a_grow_and_v6(run: Run, tmp_path: Path) -> 
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 1, done.stdout + done.stderr
     assert "xr.cfg:2:3: residual (tied-length): 2001:db8:a:10::/64" in run(root, "verify").stdout
+
+
+OTHERS = {"huawei.cfg": "ip ip-prefix LAN index 10 permit 10.0.48.0 24 greater-equal 25 less-equal 28\n",
+          "sros.cfg": ('        prefix-list "LAN"\n            prefix 10.0.48.0/24 prefix-length-range 25-28\n'
+                       "            prefix 10.0.48.0/24 through 28\n        exit\n"),
+          "nvue.sh": ("nv set router policy prefix-list LAN rule 10 match 10.0.48.0/24 max-prefix-len 28\n"
+                      "nv set router policy prefix-list LAN rule 20 match 10.0.48.0/24 min-prefix-len 25 max-prefix-len 28\n")}
+
+
+def test_other_routers_length_ranges(run: Run, tmp_path: Path) -> None:
+    """The class: Huawei's greater-equal/less-equal (the length after a blank), Nokia SR OS's
+    prefix-length-range and through, Cumulus NVUE's min/max-prefix-len. /24 -> /26: a low bound of 25
+    refuses; `through 28` / `max-prefix-len 28` alone stay valid but select other prefixes: residuals."""
+    root = _repo(tmp_path, OTHERS, "10.0.48.0/24: 10.0.48.0/26")
+    before = snapshot(root)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert snapshot(root) == before
+    for text in ("huawei.cfg:1: tool-refuses: `10.0.48.0 24`: its greater-equal 25 less-equal 28",
+                 "sros.cfg:2: tool-refuses: `10.0.48.0/24`: its prefix-length-range 25-28",
+                 "nvue.sh:2: tool-refuses: `10.0.48.0/24`: its min-prefix-len 25 max-prefix-len 28"):
+        assert text in done.stderr, (text, done.stderr)
+    out = run(root, "verify", "--strict")
+    assert out.exit_code == 1
+    assert "sros.cfg:3:20: residual (tied-length): 10.0.48.0/24 through 28" in out.stdout, out.stdout
+    assert "nvue.sh:1:52: residual (tied-length): 10.0.48.0/24 max-prefix-len 28" in out.stdout, out.stdout

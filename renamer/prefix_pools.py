@@ -429,6 +429,8 @@ def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit
         return
     bounds = [0, *(x.end() for x in _DOCUMENT.finditer(data)), len(data)]
     for x in _KUBE_LENGTH.finditer(data):
+        if data[_line_of(data, x.start())[0]:x.start()].lstrip().startswith((b"#", b"//")):
+            continue  # a commented-out length (kubespray's examples): no tool reads it
         rule = next(r for r in _KUBE if re.fullmatch(r[0], x.group(1)))
         keys = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(?:" + rule[1] + rb")[\"']?[ \t]*[:=]")
         value = int(x.group(2))

@@ -63,6 +63,8 @@ kube_pods_subnet: 10.233.64.0/18
 
 # internal network node size allocation (optional).
 kube_network_node_prefix: 24
+# Example: up to 128 nodes:
+#  - kube_network_node_prefix: 25
 
 kube_service_addresses_ipv6: fd85:ee78:d8a6:8607::1000/116
 kube_pods_subnet_ipv6: fd85:ee78:d8a6:8607::1:0000/112
@@ -80,15 +82,16 @@ def _kubespray_nodes(root: Path) -> dict[str, int]:
 
 @pytest.mark.parametrize("networks, lines", [
     pytest.param("10.233.64.0/18: 10.233.64.0/25, fd85:ee78:d8a6:8607::1:0/112: fd85:ee78:d8a6:8607::1:0/121",
-                 [8, 12], id="repro-18-25-112-121"),
+                 [8, 14], id="repro-18-25-112-121"),
     pytest.param("10.233.64.0/18: 10.233.64.0/28", [8], id="v4-only-18-28"),
-    pytest.param("fd85:ee78:d8a6:8607::1:0/112: fd85:ee78:d8a6:8607::1:0/124", [12], id="v6-only-112-124"),
+    pytest.param("fd85:ee78:d8a6:8607::1:0/112: fd85:ee78:d8a6:8607::1:0/124", [14], id="v6-only-112-124"),
 ])
 def test_kubespray_node_prefix_a_shrink_passes_refuses(run: Run, tmp_path: Path, networks: str,
                                                         lines: list[int]) -> None:
     root = _repo(tmp_path, {K8S: KUBESPRAY}, networks)
     err = _refused(run, root, [f"{K8S}:{n}: tool-refuses: kubespray's kube_network_node_prefix" for n in lines])
     assert "set it by hand" in err
+    assert f"{K8S}:10:" not in err  # the commented-out example is read by no tool
 
 
 def test_kubespray_node_prefix_a_shrink_leaves_valid_is_a_residual_and_a_grow_follows(run: Run,
@@ -102,6 +105,7 @@ def test_kubespray_node_prefix_a_shrink_leaves_valid_is_a_residual_and_a_grow_fo
     assert (f"{K8S}:5:19: residual (tied-length): 10.233.64.0/18") in out.stdout, out.stdout
     assert "kube_network_node_prefix 24 (line 8) is tied to the pool 10.233.64.0/18, which holds 64 /24 ranges, " \
            "as 10.233.64.0/20 it would hold 16" in out.stdout, out.stdout
+    assert "(line 10)" not in out.stdout  # never the comment's 25
     root = _repo(tmp_path, {K8S: KUBESPRAY}, "10.233.64.0/18: 10.240.0.0/16")
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr

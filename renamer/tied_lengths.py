@@ -198,6 +198,8 @@ def tied_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
             live[index] = any(_named(_network(p.group(1)), moves) for p in pools.finditer(data))
         if not live[index]:
             continue
+        if data[_line(data, x.start())[0]:x.start()].lstrip().startswith((b"#", b"//")):
+            continue  # a commented-out length: no tool reads it
         separator = data[x.end(1):x.start(2)].strip(b"\"'")
         if re.fullmatch(rule[1], separator) is None:
             continue

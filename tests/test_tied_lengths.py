@@ -42,6 +42,7 @@ def test_a_length_beside_its_pool(text: str) -> None:
     "size 24 base 10.0.48.0/20\n",  # no key: prose
     "block_size: 24\nbase: 10.0.48.0/20\n",  # another key
     '{"base": "10.0.48.0/20", "size": 16}',  # already shorter than its pool: not a unit's length
+    "pools:\n  - base: 10.0.48.0/20\n    # size: 24\n",  # commented out
 ])
 def test_no_hit(text: str) -> None:
     assert _hits(SHRINK, text) == []

@@ -9,7 +9,11 @@ own, the length of each prefix it hands out. A network move that changes the poo
 * VyOS `dhcpv6-server ... subnet 2001:db8:a::/48 prefix-delegation start 2001:db8:a:: prefix-length
   56`, as a `set` command or inside the `subnet A/N { ... }` block of config.boot;
 * OpenWrt's `option ip6assign '60'` (the length each interface takes) beside `option ula_prefix
-  'fd12:3456:789a::/48'` or `option ip6prefix` in the same file (`/etc/config/network`).
+  'fd12:3456:789a::/48'` or `option ip6prefix` in the same file (`/etc/config/network`);
+* JunOS `access address-assignment pool P family inet6 prefix A/N` with `range R prefix-length L` (two
+  `set` lines of one pool, or `prefix A/N;` in the `pool P { }` block around `prefix-length L;`);
+  Cisco IOS `ipv6 local pool NAME A/N L` (one line; not in an ASA's file, whose third number counts
+  addresses); dibbler's `pd-pool A/N` with `pd-length L` in one `pd-class { }` (t32-33 finding 03).
 
 As Kea's pd-pools (prefix_pools.py): a length shorter than the new pool's can hand out nothing (RouterOS
 and VyOS refuse such a pool, netifd assigns the interface no prefix): refused (`tool-refuses`), the
@@ -41,6 +45,22 @@ _VYOS_SUBNET = re.compile(rb"(?<![A-Za-z0-9_-])subnet[ \t]+\"?" + _CIDR6)
 _IP6ASSIGN = re.compile(rb"(?m)^[ \t]*option[ \t]+ip6assign[ \t]+[\"']?([0-9]{1,3})[\"']?[ \t]*\r?$")
 _UCI_POOL = re.compile(rb"(?m)^[ \t]*option[ \t]+(?:ula_prefix|ip6prefix)[ \t]+[\"']?" + _CIDR6)
 _MOST_LINES = 200  # how far up a VyOS block's `subnet` header is looked for
+# JunOS address-assignment pools (t32-33 finding 03): `set access address-assignment pool P family inet6
+# prefix A/N` beside `... pool P family inet6 range R prefix-length L`, or the hierarchy's `prefix A/N;`
+# in the `pool P { ... }` block around `prefix-length L;`.
+_JUNOS_SET_LENGTH = re.compile(rb"address-assignment[ \t]+pool[ \t]+(\S+)[ \t]+family[ \t]+inet6[ \t]+range"
+                               rb"[ \t]+\S+[ \t]+prefix-length[ \t]+([0-9]{1,3})(?![0-9])")
+_JUNOS_SET_PREFIX = rb"address-assignment[ \t]+pool[ \t]+%s[ \t]+family[ \t]+inet6[ \t]+prefix[ \t]+" + _CIDR6
+_JUNOS_LENGTH = re.compile(rb"(?m)^[ \t]*prefix-length[ \t]+([0-9]{1,3})[ \t]*;")
+_JUNOS_POOL = re.compile(rb"(?<![A-Za-z0-9_-])pool[ \t]+\S+[ \t]*\{")
+_JUNOS_PREFIX = re.compile(rb"(?m)^[ \t]*prefix[ \t]+" + _CIDR6 + rb"[ \t]*;")
+# Cisco IOS: `ipv6 local pool NAME A/N ASSIGNED-LENGTH` (an ASA's third number counts addresses).
+_IOS_POOL = re.compile(rb"(?m)^[ \t]*ipv6[ \t]+local[ \t]+pool[ \t]+\S+[ \t]+" + _CIDR6 +
+                       rb"[ \t]+([0-9]{1,3})(?![0-9])")
+# dibbler: `pd-pool A/N` and `pd-length L` in one `pd-class { }`.
+_DIBBLER_LENGTH = re.compile(rb"(?m)^[ \t]*pd-length[ \t]+([0-9]{1,3})(?![0-9])")
+_DIBBLER_POOL = re.compile(rb"(?m)^[ \t]*pd-pool[ \t]+" + _CIDR6)
+_DIBBLER_CLASS = re.compile(rb"(?<![A-Za-z0-9_-])pd-class[ \t]*\{")
 
 
 def _network(text: bytes) -> IPNetwork | None:
@@ -68,11 +88,11 @@ def _line(data: bytes, pos: int) -> tuple[int, int]:
 
 
 def _judge(data: bytes, length: re.Match[bytes], pool: re.Match[bytes], found: tuple[PrefixMove, bool],
-           what: str) -> Iterator[LengthHit]:
+           what: str, group: int = 1) -> Iterator[LengthHit]:
     move, after = found
-    value, text = int(length.group(1)), length.group(1).decode()
+    value, text = int(length.group(group)), length.group(group).decode()
     if value < move.new.prefixlen:
-        yield LengthHit(length.start(1), length.end(1), text, text, TOOL,
+        yield LengthHit(length.start(group), length.end(group), text, text, TOOL,
                         f"{what} {value} is tied to the pool {move.old}, which becomes {move.new}: no "
                         f"/{value} fits in a /{move.new.prefixlen}, the pool can hand out nothing: set it "
                         f"by hand (at least {move.new.prefixlen}), or choose a longer new network")
@@ -107,8 +127,66 @@ def _vyos_subnet(data: bytes, line_start: int, line_end: int) -> re.Match[bytes]
     return None
 
 
+def _block(data: bytes, pos: int, opener: re.Pattern[bytes]) -> tuple[int, int] | None:
+    """The `{ }` block around `pos` whose header (the text before its brace) `opener` matches,
+    innermost such block first; None where none is found within `_MOST_LINES` lines up."""
+    depth, at = 0, pos
+    for _ in range(_MOST_LINES * 80):
+        at -= 1
+        if at < 0:
+            return None
+        c = data[at:at + 1]
+        if c == b"}":
+            depth += 1
+        elif c == b"{":
+            if depth:
+                depth -= 1
+                continue
+            head = data.rfind(b"\n", 0, at) + 1
+            if opener.search(data, head, at + 1):
+                depth_in, end = 1, at + 1
+                while end < len(data) and depth_in:
+                    depth_in += {b"{": 1, b"}": -1}.get(data[end:end + 1], 0)
+                    end += 1
+                return at, end
+    return None
+
+
+def _vendor_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """JunOS address-assignment pools, Cisco IOS `ipv6 local pool`, dibbler `pd-pool`/`pd-length`
+    (t32-33 finding 03)."""
+    if b"address-assignment" in data:
+        for x in _JUNOS_SET_LENGTH.finditer(data):
+            pools = list(re.finditer(_JUNOS_SET_PREFIX % re.escape(x.group(1)), data))
+            found = _named(_network(pools[0].group(1)), moves) if len(pools) == 1 else None
+            if found is not None:
+                yield from _judge(data, x, pools[0], found, "JunOS's address-assignment range prefix-length",
+                                  group=2)
+        for x in _JUNOS_LENGTH.finditer(data):
+            block = _block(data, x.start(), _JUNOS_POOL)
+            pools = list(_JUNOS_PREFIX.finditer(data, *block)) if block is not None else []
+            found = _named(_network(pools[0].group(1)), moves) if len(pools) == 1 else None
+            if found is not None:
+                yield from _judge(data, x, pools[0], found, "JunOS's address-assignment range prefix-length")
+    if b"local" in data and b"ASA Version" not in data:
+        for x in _IOS_POOL.finditer(data):
+            found = _named(_network(x.group(1)), moves)
+            if found is not None and int(x.group(2)) >= found[0].old.prefixlen:  # else an ASA's count
+                yield from _judge(data, x, x, found, "Cisco IOS's ipv6 local pool assigned length", group=2)
+    if b"pd-length" in data:
+        for x in _DIBBLER_LENGTH.finditer(data):
+            block = _block(data, x.start(), _DIBBLER_CLASS)
+            pools = list(_DIBBLER_POOL.finditer(data, *block)) if block is not None else []
+            for pool in pools:
+                found = _named(_network(pool.group(1)), moves)
+                if found is not None:
+                    yield from _judge(data, x, pool, found, "dibbler's pd-class pd-length")
+
+
 def delegation_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
-    """Each RouterOS, VyOS or OpenWrt delegation length tied to a resized IPv6 pool (module doc)."""
+    """Each RouterOS, VyOS, OpenWrt, JunOS, Cisco IOS or dibbler delegation length tied to a resized
+    IPv6 pool (module doc)."""
+    yield from _vendor_hits(data, moves)
     if b"prefix-length" in data:
         for x in _ROS_LENGTH.finditer(data):
             pool = _ROS_PREFIX.search(data, *_line(data, x.start()))

@@ -140,8 +140,23 @@ def _forms(section: str, old: str, new: str, config: Config) -> list[Form]:
     return list(single.forms.values())
 
 
+def _written(old: Any, new: Any) -> tuple[int, int]:
+    """The first and last address a network move writes: its old offsets in the new network."""
+    first = int(new.network_address)
+    return first, first + min(old.num_addresses, new.num_addresses) - 1
+
+
 def _check_networks(config: Config, add: Any) -> None:
     nets = config.renames.networks
+    for old, new in nets:  # a chain through a part of a network (t32-33 finding 19's class)
+        first, last = _written(old, new)
+        for other_old, other_new in nets:
+            if other_old in (old, new) or other_old.version != old.version:
+                continue  # itself, or an exact chain (reported above)
+            if first <= int(other_old.broadcast_address) and int(other_old.network_address) <= last:
+                add("networks", str(old), f"its addresses land in {new} on {other_old}, which is itself "
+                    f"renamed ({other_old} -> {other_new}): a second sweep would move them again (a chain); "
+                    "choose a new network apart from every renamed one")
     for i, (old, new) in enumerate(nets):
         for other_old, other_new in nets[:i]:
             if old.version == other_old.version and old.overlaps(other_old):
@@ -150,6 +165,11 @@ def _check_networks(config: Config, add: Any) -> None:
             elif new == other_new:
                 add("networks", str(old), f"{other_old} is renamed to {new} too: their addresses "
                     "would collide")
+            elif new.version == other_new.version and new.overlaps(other_new):
+                # t32-33 finding 19: the sweep would write both networks over one range
+                add("networks", str(old), f"its new network {new} overlaps {other_new}, the new network "
+                    f"of {other_old}: the sweep would write both over one range (their addresses and "
+                    "subnets would collide): choose new networks apart")
 
 
 def _check_second_sweep(config: Config, matcher: Matcher, forms: Forms, add: Any) -> None:

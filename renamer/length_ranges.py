@@ -1,4 +1,5 @@
-"""Prefix-length ranges written apart from FRR's `ge`/`le` (t31-33 finding 04, t26-33 10's class).
+"""Prefix-length ranges written apart from FRR's `ge`/`le` (t31-33 finding 04, t32-33 finding 04,
+t26-33 10's class).
 
 Each names a network and the lengths of the routes it selects inside it, counted from nothing:
 
@@ -7,7 +8,15 @@ Each names a network and the lengths of the routes it selects inside it, counted
   braces);
 * RouterOS v6: `/routing filter add prefix=10.0.48.0/24 prefix-length=25-28` (one line);
 * RouterOS v7: `rule="if (dst in 10.0.48.0/24 && dst-len in 25-28) ..."`, or `dst-len>=25`,
-  `dst-len<=28`, `dst-len==25` (one rule line).
+  `dst-len<=28`, `dst-len==25` (one rule line);
+* OpenBGPD: `prefix 10.0.48.0/24 prefixlen 25 - 28` (`>< H` exclusive, `>= 25`, `<= 28`, `= 25`) and
+  `maxlen 28`; the GoBGP CLI `gobgp policy prefix add NAME 10.0.48.0/24 25..28`;
+* an IOS-XR prefix-set entry with no permit/deny word (`10.0.48.0/24 ge 25 le 28,`) and `eq` (NX-OS
+  `permit 10.0.48.0/24 eq 25`, IOS-XR): FRR's `permit A/N ge/le` lines are prefix_lists.py's own;
+* Calico BGPFilter: `cidr: 10.0.48.0/24` with `prefixLength: {min: 25, max: 28}` in one rule;
+* Huawei/H3C `ip ip-prefix L index 10 permit 10.0.48.0 24 greater-equal 25 less-equal 28`, Nokia SR OS
+  `prefix 10.0.48.0/24 prefix-length-range 25-28` (`through 28`), Cumulus NVUE `match 10.0.48.0/24
+  max-prefix-len 28` (`min-prefix-len 25`).
 
 This module only reads them: each entry as (network's span, address, length, low, high, what
 spells the bounds); prefix_lists._bounds_hit decides it as FRR's (a bound the new length passes:
@@ -67,8 +76,161 @@ def _line(data: bytes, at: int) -> tuple[int, int]:
     return start, len(data) if end < 0 else end
 
 
+# OpenBGPD (t32-33 finding 04): `prefix A/N prefixlen L - H`, `prefixlen L >< H` (exclusive),
+# `prefixlen >= L` (`>`, `<=`, `<`, `=`), `prefix A/N maxlen H` (from the network's own length).
+_BGPD = re.compile(rb"(?<![A-Za-z0-9_-])prefix[ \t]+" + _NET + rb"(?![0-9])[ \t]+(?:prefixlen[ \t]+(?:"
+                   rb"([0-9]{1,3})[ \t]*(-|><)[ \t]*([0-9]{1,3})|(>=|<=|=|>|<)[ \t]*([0-9]{1,3}))"
+                   rb"|maxlen[ \t]+([0-9]{1,3}))(?![0-9])")
+# The GoBGP CLI: `gobgp policy prefix add NAME A/N L..H`.
+_GOBGP_CLI = re.compile(rb"(?<![A-Za-z0-9_-])prefix[ \t]+(?:add|del)[ \t]+\S+[ \t]+" + _NET +
+                        rb"[ \t]+([0-9]{1,3})\.\.([0-9]{1,3})(?![0-9])")
+# An IOS-XR prefix-set entry (no permit/deny word: `10.0.48.0/24 ge 25 le 28,`) and any entry with
+# `eq` (NX-OS `permit A/N eq 25`, IOS-XR `A/N eq 25`): FRR's own lines are prefix_lists.py's.
+_BARE = re.compile(rb"(?im)^[ \t]*(?:(?:ip|ipv6)[ \t]+prefix-list[ \t]+\S+[ \t]+)?(?:seq[ \t]+[0-9]+[ \t]+)?"
+                   rb"((?:permit|deny)[ \t]+)?" + _NET +
+                   rb"((?:[ \t]+(?:ge|le|eq)[ \t]+[0-9]{1,3})+)[ \t]*,?[ \t]*(?:#[^\n]*)?\r?$")
+_BARE_BOUND = re.compile(rb"(ge|le|eq)[ \t]+([0-9]{1,3})")
+# Calico BGPFilter: `cidr: A/N` with `prefixLength: {min: L, max: H}` (flow or block) in one rule.
+_CALICO_CIDR = re.compile(rb"(?m)^([ \t]*(?:-[ \t]+)?)cidr[ \t]*:[ \t]*[\"']?" + _NET + rb"(?![0-9])")
+_CALICO_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])prefixLength[ \t]*:")
+_CALICO_BOUND = re.compile(rb"(?<![A-Za-z0-9_-])(min|max)[ \t]*:[ \t]*([0-9]{1,3})(?![0-9])")
+
+
+# Huawei / H3C: `ip ip-prefix NAME index 10 permit 10.0.48.0 24 greater-equal 25 less-equal 28` (the
+# length after a blank); Nokia SR OS: `prefix 10.0.48.0/24 prefix-length-range 25-28`, `through 28`;
+# Cumulus NVUE: `... match 10.0.48.0/24 max-prefix-len 28` (`min-prefix-len 25`) on one line.
+_HUAWEI = re.compile(rb"(?i)ip(?:v6)?[ \t]+ip(?:v6)?-prefix[ \t]+\S+[ \t]+(?:index[ \t]+[0-9]+[ \t]+)?"
+                     rb"(?:permit|deny)[ \t]+((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:]*)[ \t]+"
+                     rb"([0-9]{1,3})((?:[ \t]+(?:greater-equal|less-equal)[ \t]+[0-9]{1,3})+)"
+                     rb"(?![ \t]*[0-9A-Za-z])")
+_HUAWEI_BOUND = re.compile(rb"(greater-equal|less-equal)[ \t]+([0-9]{1,3})")
+_SROS = re.compile(rb"(?<![A-Za-z0-9_-])prefix[ \t]+" + _NET + rb"[ \t]+(?:prefix-length-range[ \t]+"
+                   rb"([0-9]{1,3})-([0-9]{1,3})|through[ \t]+([0-9]{1,3}))(?![0-9./])")
+_NVUE = re.compile(rb"(?<![A-Za-z0-9_-])match[ \t]+" + _NET + rb"((?:[ \t]+(?:max|min)-prefix-len[ \t]+"
+                   rb"[0-9]{1,3})+)(?![0-9])")
+_NVUE_BOUND = re.compile(rb"(max|min)-prefix-len[ \t]+([0-9]{1,3})")
+
+
+def _others(data: bytes) -> Iterator[LengthRange]:
+    if b"-prefix" in data and b"-equal" in data:
+        for x in _HUAWEI.finditer(data):
+            found = {w: int(v) for w, v in _HUAWEI_BOUND.findall(x.group(3))}
+            yield LengthRange(x.start(1), x.end(2), x.group(1), x.group(2), found.get(b"greater-equal"),
+                              found.get(b"less-equal"), x.group(3).decode().strip(), None, x.end())
+    if b"prefix-length-range" in data or b"through" in data:
+        for x in _SROS.finditer(data):
+            if x.group(3) is not None:
+                said = f"prefix-length-range {x.group(3).decode()}-{x.group(4).decode()}"
+                yield LengthRange(x.start(1), x.end(2), x.group(1), x.group(2), int(x.group(3)),
+                                  int(x.group(4)), said, (x.start(3), x.end(3)), x.end())
+            else:
+                yield LengthRange(x.start(1), x.end(2), x.group(1), x.group(2), None, int(x.group(5)),
+                                  f"through {x.group(5).decode()}", None, x.end())
+    if b"prefix-len" in data:
+        for x in _NVUE.finditer(data):
+            found = {w: int(v) for w, v in _NVUE_BOUND.findall(x.group(3))}
+            yield LengthRange(x.start(1), x.end(2), x.group(1), x.group(2), found.get(b"min"),
+                              found.get(b"max"), x.group(3).decode().strip(), None, x.end())
+
+
+def _bgpd(data: bytes) -> Iterator[LengthRange]:
+    for x in _BGPD.finditer(data):
+        low: int | None
+        high: int | None
+        if x.group(3) is not None:
+            low, high = int(x.group(3)), int(x.group(5))
+            if x.group(4) == b"><":
+                low, high = low + 1, high - 1
+            at = (x.start(3), x.end(3)) if x.group(4) == b"-" else None
+        elif x.group(6) is not None:
+            op, n = x.group(6), int(x.group(7))
+            low = n + (op == b">") if op in (b">=", b">", b"=") else None
+            high = n - (op == b"<") if op in (b"<=", b"<", b"=") else None
+            at = (x.start(7), x.end(7)) if op == b">=" else None
+        else:
+            low, high, at = None, int(x.group(8)), None
+        spelled = data[x.end(2) + 1:x.end()].decode().strip()
+        yield LengthRange(x.start(1), x.end(2), x.group(1), x.group(2), low, high, spelled, at, x.end())
+
+
+def _bare(data: bytes) -> Iterator[LengthRange]:
+    for x in _BARE.finditer(data):
+        bounds = [(w.decode(), int(v)) for w, v in _BARE_BOUND.findall(x.group(4))]
+        if x.group(1) is not None and all(w != "eq" for w, _ in bounds):
+            continue  # `permit A/N ge L le H`: prefix_lists.py's FRR rule reads it
+        lows = [v for w, v in bounds if w in ("ge", "eq")]
+        highs = [v for w, v in bounds if w in ("le", "eq")]
+        spelled = " ".join(f"{w} {v}" for w, v in bounds)
+        yield LengthRange(x.start(2), x.end(3), x.group(2), x.group(3), max(lows, default=None),
+                          min(highs, default=None), spelled, None, x.end(4))
+
+
+_CALICO_FLOW = re.compile(rb"(?<![A-Za-z0-9_-])cidr[ \t]*:[ \t]*[\"']?" + _NET + rb"(?![0-9])[^\n{}]*?"
+                          rb"prefixLength[ \t]*:[ \t]*\{([^{}\n]*)\}")
+
+
+def _calico(data: bytes) -> Iterator[LengthRange]:
+    for x in _CALICO_FLOW.finditer(data):  # one flow mapping: `{cidr: A/N, prefixLength: {min: 25}}`
+        found = {b.group(1): b for b in _CALICO_BOUND.finditer(data, x.start(3), x.end(3))}
+        if found:
+            low = int(found[b"min"].group(2)) if b"min" in found else None
+            high = int(found[b"max"].group(2)) if b"max" in found else None
+            at = (found[b"min"].start(2), found[b"min"].end(2)) if b"min" in found else None
+            yield LengthRange(x.start(1), x.end(2), x.group(1), x.group(2), low, high,
+                              "prefixLength " + x.group(3).decode().strip(), at)
+    for x in _CALICO_CIDR.finditer(data):
+        own = len(x.group(1))
+        end = x.end()
+        while end < len(data):  # the rule: the lines after `cidr:` indented at least as its key
+            nxt = data.find(b"\n", end + 1)
+            line = data[end + 1:len(data) if nxt < 0 else nxt]
+            if line.strip() and len(line) - len(line.lstrip(b" \t")) < own:
+                break
+            if line.lstrip().startswith(b"-") and len(line) - len(line.lstrip(b" \t")) <= own - 2:
+                break
+            end = len(data) if nxt < 0 else nxt
+        start = data.rfind(b"\n", 0, x.start()) + 1
+        while start > 0:  # and the lines before it in the same rule (`- action: Accept`)
+            before = data.rfind(b"\n", 0, start - 1) + 1
+            line = data[before:start - 1]
+            indent = len(line) - len(line.lstrip(b" \t"))
+            if not line.strip() or indent < own - (2 if x.group(1).strip() else 0):
+                break
+            if line.lstrip().startswith(b"-"):
+                start = before
+                break
+            start = before
+        length = _CALICO_LENGTH.search(data, start, end)
+        if length is None or len(_CALICO_CIDR.findall(data, start, end)) != 1:
+            continue
+        stop = data.find(b"}", length.end(), end)
+        block_end = stop + 1 if stop >= 0 and b"{" in data[length.end():stop] else end
+        bounds = {b.group(1): b for b in _CALICO_BOUND.finditer(data, length.end(), block_end)}
+        if not bounds:
+            continue
+        low = int(bounds[b"min"].group(2)) if b"min" in bounds else None
+        high = int(bounds[b"max"].group(2)) if b"max" in bounds else None
+        spelled = "prefixLength " + ", ".join(f"{k.decode()}: {v.group(2).decode()}"
+                                              for k, v in bounds.items())
+        at = (bounds[b"min"].start(2), bounds[b"min"].end(2)) if b"min" in bounds else None
+        yield LengthRange(x.start(2), x.end(3), x.group(2), x.group(3), low, high, spelled, at)
+
+
 def ranges(data: bytes) -> Iterator[LengthRange]:
-    """Every GoBGP and RouterOS entry that pairs one network with a range of lengths."""
+    """Every GoBGP, RouterOS, OpenBGPD, IOS-XR/NX-OS and Calico entry that pairs one network with a
+    range of lengths."""
+    if b"prefixlen" in data or b"maxlen" in data:
+        yield from _bgpd(data)
+    if b".." in data and b"prefix" in data:
+        for x in _GOBGP_CLI.finditer(data):
+            yield LengthRange(x.start(1), x.end(2), x.group(1), x.group(2), int(x.group(3)),
+                              int(x.group(4)), f"{x.group(3).decode()}..{x.group(4).decode()}",
+                              (x.start(3), x.end(3)), x.end())
+    if b"ge" in data or b"le" in data or b"eq" in data:
+        yield from _bare(data)
+    if b"prefixLength" in data:
+        yield from _calico(data)
+    yield from _others(data)
     if b"ip-prefix" in data.lower() or b"ipprefix" in data.lower():
         for x in _GOBGP_PREFIX.finditer(data):
             before = [b.end() for b in _BOUNDARY.finditer(data, 0, x.start())]

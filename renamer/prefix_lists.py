@@ -66,7 +66,7 @@ def _bounds_hit(start: int, end: int, text: str, move: PrefixMove, after: bool, 
     if (ge is None or ge == top) and (le is None or le == top):
         return None  # every prefix inside: the same meaning at any length
     new_len = move.new.prefixlen
-    bad = [f"/{bound}" for bound in (ge, le) if bound is not None and bound < new_len]
+    bad = list(dict.fromkeys(f"/{bound}" for bound in (ge, le) if bound is not None and bound < new_len))
     if bad:
         return LengthHit(start, end, text, text, TOOL,
                          f"`{text}`: {spelled} are prefix lengths of their own, and {move.new}'s length "

@@ -35,6 +35,7 @@ from renamer.delegation_lengths import delegation_hits
 from renamer.except_blocks import except_hits
 from renamer.names import IPNetwork
 from renamer.prefix_moves import OUTSIDE, LengthHit, PrefixMove
+from renamer.tied_lengths import tied_hits
 
 TOOL = "tool-refuses"  # Match.refused: the new length makes the file one its own tool refuses to load
 TIED = "tied-length"  # Match.refused: a length tied to the network whose meaning the new length changes
@@ -368,9 +369,10 @@ _KUBE = [
     (rb"aggregationLength(?:V6)?|aggregation-length(?:-v6)?", rb"addresses",
      "MetalLB's BGPAdvertisement aggregationLength",
      "MetalLB refuses an aggregation length shorter than a pool's prefix", False),
-    (rb"(?:--)?node-cidr-mask-size(?:-ipv[46])?|nodeCidrMaskSize(?:IPv[46])?|node_cidr_mask_size",
-     rb"(?:--)?cluster-cidr|clusterCIDR|podSubnet|(?:--)?pod-network-cidr|cluster_cidr|pod_network_cidr"
-     rb"|podCIDR|pod_cidr", "kube-controller-manager's node-cidr-mask-size",
+    (rb"(?:--)?node-cidr-mask-size(?:-ipv[46])?|nodeCidrMaskSize(?:IPv[46])?|nodeCIDRMaskSize(?:IPv[46])?"
+     rb"|node_cidr_mask_size",
+     rb"(?:--)?cluster-cidr|clusterCIDRs?|podSubnet|(?:--)?pod-network-cidr|cluster_cidr|pod_network_cidr"
+     rb"|podCIDR|pod_cidr|podSubnets", "kube-controller-manager's node-cidr-mask-size",
      "kube-controller-manager refuses a node mask shorter than the cluster CIDR's", True),
     (rb"clusterPoolIPv[46]MaskSize|cluster-pool-ipv[46]-mask-size",
      rb"clusterPoolIPv[46]PodCIDRList|clusterPoolIPv[46]PodCIDR|cluster-pool-ipv[46]-cidr",
@@ -379,6 +381,13 @@ _KUBE = [
     # `"IPv6SubnetLen"` (t31-33, finding 13: a shrink left a per-node subnet shorter than the network)
     (rb"IPv6SubnetLen|SubnetLen", rb"IPv6Network|Network", "flannel's SubnetLen",
      "flannel refuses to start with a per-node SubnetLen shorter than its Network's length", True),
+    # kubespray's inventory: `kube_pods_subnet: 10.233.64.0/18` beside `kube_network_node_prefix: 24`
+    # (and `_ipv6`): its validate_inventory asserts 2 ** (node prefix - pool length) >= the node count,
+    # kube-controller-manager gets it as node-cidr-mask-size (t32-33 finding 05); Talos's `podSubnets`
+    # list beside the controller manager's node-cidr-mask-size (finding 17) is read by the row above
+    (rb"kube_network_node_prefix(?:_ipv6)?", rb"kube_pods_subnet(?:_ipv6)?",
+     "kubespray's kube_network_node_prefix", "kubespray's validate_inventory fails (2 ** (node prefix - pool "
+     "length) nodes) and kube-controller-manager refuses a node mask shorter than the cluster CIDR's", True),
 ]
 _KUBE_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(" + rb"|".join(k for k, *_ in _KUBE) +
                           rb")[\"']?[ \t]*[:=][ \t]*[\"']?([0-9]{1,3})(?![0-9.])")
@@ -416,10 +425,12 @@ def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit
     a shrink leaves valid makes each pool literal of the old network a residual (the pool and its
     mask decided together by hand, never the pool alone)."""
     if not any(w in data for w in (b"blockSize", b"aggregationLength", b"aggregation-length", b"mask-size",
-                                   b"MaskSize", b"mask_size", b"SubnetLen")):
+                                   b"MaskSize", b"mask_size", b"SubnetLen", b"node_prefix")):  # Antrea's too
         return
     bounds = [0, *(x.end() for x in _DOCUMENT.finditer(data)), len(data)]
     for x in _KUBE_LENGTH.finditer(data):
+        if data[_line_of(data, x.start())[0]:x.start()].lstrip().startswith((b"#", b"//")):
+            continue  # a commented-out length (kubespray's examples): no tool reads it
         rule = next(r for r in _KUBE if re.fullmatch(r[0], x.group(1)))
         keys = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(?:" + rule[1] + rb")[\"']?[ \t]*[:=]")
         value = int(x.group(2))
@@ -522,7 +533,7 @@ def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:
     if not resized:
         return []
     hits = [*networkd_pools(data, resized), *dhcpd_prefix6(data, resized), *kube_lengths(data, resized),
-            *delegation_hits(data, resized), *except_hits(data, resized)]
+            *delegation_hits(data, resized), *except_hits(data, resized), *tied_hits(data, resized)]
     if b"delegated" in data or (b"data" in data and b"subnet" in data):  # the rules that read entries
         layout = _Layout(data)
         hits += [*pd_pools(data, resized, layout), *kea_options(data, resized, layout)]

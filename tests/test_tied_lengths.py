@@ -1,0 +1,56 @@
+"""tied_lengths.py's rules on text (t32-33 findings 06, 17, 18): which length pairs with which pool
+(the innermost entry around it that names one), refused or a residual, and what is no hit."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+
+from renamer.prefix_moves import PrefixMove
+from renamer.tied_lengths import TIED, TOOL, tied_hits
+
+
+def _hits(moves: dict[str, str], text: str) -> list[tuple[str, str | None]]:
+    resized = [PrefixMove(ipaddress.ip_network(a), ipaddress.ip_network(b)) for a, b in moves.items()]
+    return [(h.old, h.refused) for h in tied_hits(text.encode(), resized)]
+
+
+SHRINK = {"10.0.48.0/20": "10.0.48.0/27"}
+FEWER = {"10.0.48.0/20": "10.0.48.0/22"}
+
+
+@pytest.mark.parametrize("text", [
+    '{"default-address-pools": [{"base": "10.0.48.0/20", "size": 24}]}',  # one line of JSON
+    '{"default-address-pools": [{"size": 24, "base": "10.0.48.0/20"}]}',  # the length first
+    "pools:\n  - base: 10.0.48.0/20\n    size: 24\n",  # a YAML list item
+    "pools:\n- size: '24'\n  base: '10.0.48.0/20'\n",  # indentless, quoted
+    "dockerd --default-address-pool base=10.0.48.0/20,size=24\n",
+    "docker swarm init --default-addr-pool 10.0.48.0/20 --default-addr-pool-mask-length=24\n",
+    "vpc = Vpc(cidr_block='10.0.48.0/20',\n    subnets=[Spec(cidr_mask=24)])\n",
+])
+def test_a_length_beside_its_pool(text: str) -> None:
+    assert _hits(SHRINK, text) == [("24", TOOL)]
+    assert _hits(FEWER, text) == [("10.0.48.0/20", TIED)]
+    assert _hits({"10.0.48.0/20": "10.0.32.0/19"}, text) == []  # a grow: more units, no word
+
+
+@pytest.mark.parametrize("text", [
+    # the length is another entry's: its own base is no moved network
+    '[{"base": "10.0.48.0/20"}, {"base": "10.9.0.0/16", "size": 24}]',
+    "a:\n  - base: 10.9.0.0/16\n    size: 24\nb:\n  - base: 10.0.48.0/20\n",
+    "size 24 base 10.0.48.0/20\n",  # no key: prose
+    "block_size: 24\nbase: 10.0.48.0/20\n",  # another key
+    '{"base": "10.0.48.0/20", "size": 16}',  # already shorter than its pool: not a unit's length
+    "pools:\n  - base: 10.0.48.0/20\n    # size: 24\n",  # commented out
+])
+def test_no_hit(text: str) -> None:
+    assert _hits(SHRINK, text) == []
+
+
+def test_after_the_sweep_and_ipv6() -> None:
+    written = '{"base": "10.0.48.0/27", "size": 24}'
+    assert _hits(SHRINK, written) == [("24", TOOL)]  # verify on a file written by hand
+    v6 = '{"base": "2001:db8:a::/48", "size": 64}'
+    assert _hits({"2001:db8:a::/48": "2001:db8:a::/60"}, v6) == [("2001:db8:a::/48", TIED)]
+    assert _hits({"2001:db8:a::/48": "2001:db8:a::/66"}, v6) == [("64", TOOL)]

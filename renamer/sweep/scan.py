@@ -15,6 +15,7 @@ from pathlib import Path
 
 from renamer import (
     continuations,
+    host_roles,
     interface_stanzas,
     kube_identities,
     label_names,
@@ -177,6 +178,7 @@ REFUSED_HINTS = {
                         "pool, an nftables interval set whose elements overlap): the sweep is refused, "
                         "nothing written; edit it by hand, or choose another new network"),
     name_limits.LIMIT: name_limits.HINT,
+    host_roles.NO_HOST: host_roles.HINT,
     prefix_pools.TIED: ("a length tied to a resized network by a key of its own (a pd-pool's delegations, "
                         "a node CIDR mask, a prefix-list's ge/le) that the new length leaves valid but "
                         "changes the meaning of: it is left as it was (a prefix-list entry whole, a node "

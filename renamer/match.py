@@ -1223,7 +1223,7 @@ class Matcher:
         # Sets of one member and shorthand ones (`10.0.20.21 or .22`), and ranges declared by their
         # context (`dhcp-range=a,b`, `range a b;`, `start:`/`end:` keys): each with gates of its own.
         spans += find_sets(data, self._ranges)
-        if self._v4_pairs:
+        if self.addresses:  # IPv6 pairs too (t31 round 24, finding 23)
             present = {m.old for m in matches if m.kind == "address"}
             spans += find_declared(data, self._ranges, present) if present else []
         if self.hosts:  # `range: [web01, web05]`: a pair of host names under a range word

@@ -58,6 +58,7 @@ from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.prefix_values import prefix_matches
 from renamer.project import LoadedProject
+from renamer.sweep import access_sets_v6 as access_v6
 from renamer.sweep import chart_schema, compressed, decoded_names, multibyte, split_lengths, subdomains
 from renamer.sweep.access_sets import REASON as ACCESS_SET
 from renamer.sweep.access_sets import access_matches
@@ -475,6 +476,7 @@ class FileScanner:
         self.options = options
         self.resolved_fqdns = resolved_fqdns(project.matcher)  # old FQDNs a URL's host may spell in any case
         self.renamed_addresses = [(o, n) for o, n in project.matcher.addresses if ":" not in o]
+        self.renamed_v6 = [(o, n) for o, n in project.matcher.addresses if ":" in o]
         self._held: dict[str, frozenset[str]] = {}  # new value -> the files holding it before the move
         self.matcher = project.matcher
         self.origins = {rel: (origin, apex) for rel, origin, apex in options.zone_origins}
@@ -764,6 +766,9 @@ class FileScanner:
                     and self.matcher.may_hold("access sets", data)
                     and self.matcher.access.might_hold(data))):  # `allow 10.0.0.64/29;` around 10.0.0.70
             matches = access_matches(data, matches, self.renamed_addresses)
+        if content.kind == "text" and status == CURRENT and matches and \
+                access_v6.might_hold(data, self.renamed_v6):  # `allow fd00::70/126;` (t31 round 24, 23)
+            matches = access_v6.access_matches_v6(data, matches, self.renamed_v6)
         if (hit or loose_hit or case_hit) and content.kind == "text" and status == CURRENT and not any_case \
                 and self.resolved_fqdns and (case_hit or self.matcher.might_match_any_case(data)):
             # `https://ANA-ML2.ANA.LAN/api`: an old FQDN in another case that a resolver reads

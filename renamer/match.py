@@ -33,6 +33,7 @@ from renamer import (
     concatenated,
     data_records,
     declared_patterns,
+    ellipsis_lists,
     foreign_names,
     formatted_names,
     host_ranges,
@@ -591,6 +592,8 @@ class Matcher:
             # `dhcp-range=10.0.48.1,10.0.48.254` under a grow: every host of the old network (t31-33 01)
             if any(gate in data for gate in self._host_range_gates):
                 found = self._every_host(data, found)
+        if found and ellipsis_lists.might_hold(data):  # `web01, web02, ..., web05` (t31 round 24, 26)
+            found = ellipsis_lists.refused(data, found)
         if self._address_olds and any(m.kind == "address" and m.new != m.old for m in found):
             # `10.0.0.70 -> 10.0.1.255` beside `/24`: the broadcast address, no host (t31 round 24, 27)
             found = host_roles.refused(data, found, self._address_olds)

@@ -59,7 +59,15 @@ from renamer.opaque import opaque
 from renamer.prefix_values import prefix_matches
 from renamer.project import LoadedProject
 from renamer.sweep import access_sets_v6 as access_v6
-from renamer.sweep import chart_schema, compressed, decoded_names, multibyte, split_lengths, subdomains
+from renamer.sweep import (
+    caseless_names,
+    chart_schema,
+    compressed,
+    decoded_names,
+    multibyte,
+    split_lengths,
+    subdomains,
+)
 from renamer.sweep.access_sets import REASON as ACCESS_SET
 from renamer.sweep.access_sets import access_matches
 from renamer.sweep.access_sets import might_hold as might_hold_access
@@ -777,6 +785,10 @@ class FileScanner:
                 and might_hold_vhost(rel, data) and (case_hit or self.matcher.might_match_any_case(data)):
             # `server_name WEB01.lab;`, `ServerAlias Web01`, a Caddy site, ethers: caseless by definition
             matches = vhost_case_matches(data, rel, matches, list(self.matcher.hosts))
+        if (hit or folded_hit) and content.kind == "text" and status == CURRENT and not any_case \
+                and caseless_names.might_hold(data) and (case_hit or self.matcher.might_match_any_case(data)):
+            # `\\WEB01\share`, `-ComputerName WEB01`, `CN=WEB01,`, `ops@WEB01.lab` (t31 round 24, 08)
+            matches = caseless_names.caseless_matches(data, matches, list(self.matcher.hosts))
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,

@@ -13,7 +13,10 @@ The places (each its own syntax, so no other file's `Name=` or `name` is read):
 
 * NetBIOS (15): smb.conf `netbios name =` and each of `netbios aliases =`;
 * Windows computer names (15): an unattend file's `<ComputerName>`, PowerShell's
-  `Rename-Computer`/`Add-Computer` `-NewName`, `netdom renamecomputer ... /newname:`;
+  `Rename-Computer`/`Add-Computer` `-NewName`, `netdom renamecomputer ... /newname:`; a
+  `computer_name`/`computerName` key (Terraform azurerm, vSphere `windows_options`, ARM, Bicep,
+  Vagrant) in a file about a Windows machine, DSC's `Computer ID { Name = }`, Ansible
+  `win_hostname`'s `name` and `win_domain_membership`'s `hostname` (t31 round 24, finding 15);
 * interface names (15): a systemd `.netdev`/`.link` file's `Name=`, netplan's `set-name:`, a
   NetworkManager keyfile's `interface-name=`, ifupdown's `iface NAME inet`/`auto NAME`, `ip link
   add [name] NAME` and `ip link set DEV name NAME`.

@@ -465,13 +465,24 @@ def find_declared(data: bytes, rules: Sequence[RangeRule],
     key's word stands (`bytes.find` in C over one lower-cased copy): the work follows those words,
     not the file's addresses, and is done once for all the rules. An end spells the old address,
     so only the rules of the old addresses the exact matcher `found` in the file are asked."""
-    held = [rule for rule in rules if rule.kind == "address" and rule.old in found]
+    held = [rule for rule in rules if rule.kind == "address" and (rule.old in found or ":" in rule.old)]
     if not held:
         return []
     out: set[tuple[tuple[int, int], RangeRule]] = set()
-    for a, b in _declared_pairs(data):
-        for rule in held:
+    v4 = [rule for rule in held if ":" not in rule.old]
+    for a, b in _declared_pairs(data) if v4 else ():
+        for rule in v4:
             span = _holding(a, b, int(ipaddress.IPv4Address(rule.old)))
+            if span is not None:
+                out.add((span, rule))
+    # IPv6 twins (t31 round 24, finding 23): dnsmasq `dhcp-range=fd00::70,fd00::74,64`, dhcpd6
+    # `range6 fd00::70 fd00::74;`: one end rewritten alone runs the range backwards
+    present = {_v6_int(text) for text in found if ":" in text} - {None}
+    v6 = [rule for rule in rules
+          if rule.kind == "address" and ":" in rule.old and _v6_int(rule.old) in present]
+    for a, b in _declared_pairs(data, _ANY_ADDRESS) if v6 else ():
+        for rule in v6:
+            span = _holding(a, b, int(ipaddress.IPv6Address(rule.old)), v6=True)
             if span is not None:
                 out.add((span, rule))
     return sorted(out, key=lambda pair: pair[0])
@@ -692,16 +703,24 @@ def _declared_below(data: bytes, line: int, rest: int, address: re.Pattern[bytes
     return pairs
 
 
-def _holding(a: re.Match[bytes], b: re.Match[bytes], old: int) -> tuple[int, int] | None:
+def _v6_int(text: str) -> int | None:
+    try:
+        return int(ipaddress.IPv6Address(text))
+    except ValueError:
+        return None
+
+
+def _holding(a: re.Match[bytes], b: re.Match[bytes], old: int, *, v6: bool = False) -> tuple[int, int] | None:
     """The end of the range from `a` to `b` that spells `old`, where one does: rewriting it alone
     would move one end (dnsmasq then refuses an "inconsistent DHCP range"). An address merely
     inside such a pool is no reference to the machine (a dhcp-host reserved inside the pool
     moves out of it, and the pool stays valid): None."""
     if a.group() == b.group():
         return None
+    parse = ipaddress.IPv6Address if v6 else ipaddress.IPv4Address
     for end in (a, b):
         try:
-            if int(ipaddress.IPv4Address(end.group().decode())) == old:
+            if int(parse(end.group().decode())) == old:
                 return end.span()
         except ValueError:
             return None

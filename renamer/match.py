@@ -33,9 +33,11 @@ from renamer import (
     concatenated,
     data_records,
     declared_patterns,
+    ellipsis_lists,
     foreign_names,
     formatted_names,
     host_ranges,
+    host_roles,
     host_sets,
     image_refs,
     looped_octets,
@@ -134,6 +136,7 @@ class Matcher:
                                          for stem in {rule.stem, rule.stem.upper() if rule.base != 10
                                                       else rule.stem}).items())
         self._v4_pairs = [(old, new) for old, new in self.addresses if ":" not in old]
+        self._address_olds = host_roles.parsed(old for old, _ in self.addresses)
         self._range_probe = re.compile(b"(?:" + b"|".join(re.escape(s) for s in self._range_stems)
                                        + rb")[0-9{]") if self._ranges else None
         # Sets that expand to an old value (`ana-ml[1:3]`, `{ana,fv}-ml2`): host_sets.py.
@@ -590,6 +593,11 @@ class Matcher:
             # `dhcp-range=10.0.48.1,10.0.48.254` under a grow: every host of the old network (t31-33 01)
             if any(gate in data for gate in self._host_range_gates):
                 found = self._every_host(data, found)
+        if found and ellipsis_lists.might_hold(data):  # `web01, web02, ..., web05` (t31 round 24, 26)
+            found = ellipsis_lists.refused(data, found)
+        if self._address_olds and any(m.kind == "address" and m.new != m.old for m in found):
+            # `10.0.0.70 -> 10.0.1.255` beside `/24`: the broadcast address, no host (t31 round 24, 27)
+            found = host_roles.refused(data, found, self._address_olds)
         return found
 
     def _every_host(self, data: bytes, matches: list[Match]) -> list[Match]:
@@ -1221,7 +1229,7 @@ class Matcher:
         # Sets of one member and shorthand ones (`10.0.20.21 or .22`), and ranges declared by their
         # context (`dhcp-range=a,b`, `range a b;`, `start:`/`end:` keys): each with gates of its own.
         spans += find_sets(data, self._ranges)
-        if self._v4_pairs:
+        if self.addresses:  # IPv6 pairs too (t31 round 24, finding 23)
             present = {m.old for m in matches if m.kind == "address"}
             spans += find_declared(data, self._ranges, present) if present else []
         if self.hosts:  # `range: [web01, web05]`: a pair of host names under a range word

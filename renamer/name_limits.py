@@ -13,7 +13,10 @@ The places (each its own syntax, so no other file's `Name=` or `name` is read):
 
 * NetBIOS (15): smb.conf `netbios name =` and each of `netbios aliases =`;
 * Windows computer names (15): an unattend file's `<ComputerName>`, PowerShell's
-  `Rename-Computer`/`Add-Computer` `-NewName`, `netdom renamecomputer ... /newname:`;
+  `Rename-Computer`/`Add-Computer` `-NewName`, `netdom renamecomputer ... /newname:`; a
+  `computer_name`/`computerName` key (Terraform azurerm, vSphere `windows_options`, ARM, Bicep,
+  Vagrant) in a file about a Windows machine, DSC's `Computer ID { Name = }`, Ansible
+  `win_hostname`'s `name` and `win_domain_membership`'s `hostname` (t31 round 24, finding 15);
 * interface names (15): a systemd `.netdev`/`.link` file's `Name=`, netplan's `set-name:`, a
   NetworkManager keyfile's `interface-name=`, ifupdown's `iface NAME inet`/`auto NAME`, `ip link
   add [name] NAME` and `ip link set DEV name NAME`.
@@ -45,9 +48,12 @@ class _Place:
     why: str
     suffixes: tuple[str, ...] = ()  # only in files whose name ends so (empty: any file)
     words: bool = False  # the value is a list of names, each one limited
+    needs: re.Pattern[bytes] | None = None  # only in files where this stands (a Windows machine's)
 
 
 _VALUE = rb"(?P<value>[A-Za-z0-9_.$@{}%-]+)"
+# A file about a Windows machine: where a `computer_name` key holds a NetBIOS name (15).
+_WINDOWS_FILE = re.compile(rb"(?i)windows|win_|winrm|Microsoft\.Compute/virtualMachines")
 _PLACES = (
     _Place(re.compile(rb"(?im)^[ \t]*netbios[ \t]+name[ \t]*=[ \t]*" + _VALUE), 15, _NETBIOS),
     _Place(re.compile(rb"(?im)^[ \t]*netbios[ \t]+aliases[ \t]*=(?P<value>[^\r\n#;]*)"), 15, _NETBIOS,
@@ -57,6 +63,20 @@ _PLACES = (
            _WINDOWS),
     _Place(re.compile(rb"(?i)\bnetdom(?:\.exe)?[ \t]+renamecomputer\b[^\r\n]*?/newname:[\"']?" + _VALUE), 15,
            _WINDOWS),
+    # t31 round 24, finding 15: a Windows computer name keyed in a provisioning tool's own syntax:
+    # Terraform azurerm `computer_name` and vSphere `windows_options { computer_name }`, ARM/Bicep
+    # `computerName`, Vagrant `vm.computer_name`, in a file about a Windows machine (a Linux VM's
+    # `computer_name` holds 64); DSC's `Computer ID { Name = }`; Ansible `win_hostname`'s `name` and
+    # `win_domain_membership`'s `hostname`.
+    _Place(re.compile(rb"(?i)(?<![\w-])[\"']?computer[_-]?name[\"']?[ \t]*[:=][ \t]*[\"']?" + _VALUE), 15,
+           _WINDOWS, needs=_WINDOWS_FILE),
+    _Place(re.compile(rb"(?i)(?<![\w-])Computer[ \t]+[\w$-]+[ \t\r\n]*\{[^{}]*?(?<![\w-])Name[ \t]*=[ \t]*"
+                      rb"[\"']?" + _VALUE), 15, _WINDOWS, (".ps1", ".psm1", ".psd1")),
+    _Place(re.compile(rb"(?m)win_hostname:[ \t]*\r?\n(?:[ \t]+[\w.]+:[^\r\n]*\r?\n)*?[ \t]+name:[ \t]*[\"']?"
+                      + _VALUE), 15, _WINDOWS),
+    _Place(re.compile(rb"(?m)win_hostname:[ \t]+(?:[^\r\n]*[ \t])?name=[\"']?" + _VALUE), 15, _WINDOWS),
+    _Place(re.compile(rb"(?m)win_domain_membership:[ \t]*\r?\n(?:[ \t]+[\w.]+:[^\r\n]*\r?\n)*?[ \t]+hostname:"
+                      rb"[ \t]*[\"']?" + _VALUE), 15, _WINDOWS),
     _Place(re.compile(rb"(?m)^[ \t]*Name[ \t]*=[ \t]*" + _VALUE), 15, _IFNAME, (".netdev", ".link")),
     _Place(re.compile(rb"(?m)^[ \t]*set-name[ \t]*:[ \t]*[\"']?" + _VALUE), 15, _IFNAME),
     _Place(re.compile(rb"(?m)^[ \t]*interface-name[ \t]*=[ \t]*" + _VALUE), 15, _IFNAME),
@@ -69,7 +89,8 @@ _PLACES = (
            _IFNAME),
 )
 # Cheap: a file holding none of these words holds no limited place.
-_WORDS = re.compile(rb"(?i)netbios|computername|-computer|renamecomputer|\bname[ \t]*=|set-name"
+_WORDS = re.compile(rb"(?i)netbios|computer[_-]?name|-computer|renamecomputer|\bname[ \t]*=|set-name"
+                    rb"|win_hostname|win_domain_membership"
                     rb"|interface-name|\biface\b|\bauto\b|allow-hotplug|ip[ \t]+link")
 _WORD = re.compile(rb"[^\s,]+")
 
@@ -103,6 +124,8 @@ def _values(rel: str, data: bytes) -> Iterator[tuple[int, int, _Place]]:
     name = rel.rsplit("/", 1)[-1]
     for place in _PLACES:
         if place.suffixes and not name.endswith(place.suffixes):
+            continue
+        if place.needs is not None and place.needs.search(data) is None:
             continue
         for x in place.pattern.finditer(data):
             if not place.words:

@@ -37,6 +37,10 @@ def _refused(rel: str, text: str, old: str = "fs01", new: str = "fileserver-prim
     ("lan.nmconnection", "[connection]\nid=lan\ninterface-name=fs01\n"),
     ("network/interfaces", "auto lo fs01\niface fs01 inet static\n  address 10.0.0.5/24\n"),
     ("up.sh", "ip link add name fs01 type bridge\nip link set eth1 name fs01\n"),
+    ("main.tf", "resource \"azurerm_windows_virtual_machine\" \"x\" {\n  computer_name = \"fs01\"\n}\n"),
+    ("Vagrantfile", "config.vm.guest = :windows\nconfig.vm.computer_name = \"fs01\"\n"),
+    ("dsc.ps1", "Computer SetName\n{\n    Name = \"fs01\"\n}\n"),
+    ("site.yml", "- win_hostname:\r\n    restart: true\r\n    name: 'fs01'\r\n"),
 ])
 def test_a_name_over_the_limit_of_its_place_is_refused(rel: str, text: str) -> None:
     refused = _refused(rel, text)
@@ -51,6 +55,9 @@ def test_a_name_over_the_limit_of_its_place_is_refused(rel: str, text: str) -> N
     ("inventory.yaml", "name: fs01\n", "fs01", "fileserver-primary-01"),
     ("rename.ps1", "Rename-Item -Path fs01 -NewName fs01.bak\n", "fs01", "fileserver-primary-01"),
     ("ssh_config", "Host fs01\n  HostName fs01.lab.example\n", "fs01", "fileserver-primary-01"),
+    ("linux.tf", "resource \"azurerm_linux_virtual_machine\" \"x\" {\n  computer_name = \"fs01\"\n}\n", "fs01",
+     "fileserver-primary-01"),  # a Linux VM's computer_name holds 64
+    ("dsc.ps1", "File Share {\n    Name = 'fs01'\n}\n", "fs01", "fileserver-primary-01"),  # not `Computer`
 ])
 def test_a_name_within_the_limit_or_in_no_limited_place_is_left_alone(rel: str, text: str, old: str,
                                                                       new: str) -> None:

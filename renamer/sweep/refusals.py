@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from renamer import prefix_spellings
 from renamer.errors import UnsafeError
+from renamer.host_roles import NO_HOST
 from renamer.name_limits import HINT, LIMIT
 from renamer.names import IPNetwork, parse_address
 from renamer.prefix_moves import OUTSIDE, PrefixMove
@@ -63,6 +64,8 @@ def refusals(scan: ScanResult) -> list[Refusal]:
                 out.append(Refusal(result.path, ref.line, f"{heading}: {why}"))
             elif ref.status == RESIDUAL and ref.reason == TOOL:  # a length its tool refuses (prefix_pools.py)
                 out.append(Refusal(result.path, ref.line, f"{TOOL}: {(ref.note or '').split('; ')[0]}"))
+            elif ref.status == RESIDUAL and ref.reason == NO_HOST:  # a host on a network's own address
+                out.append(Refusal(result.path, ref.line, f"{NO_HOST}: {(ref.note or '').split('; ')[0]}"))
             elif ref.status == RESIDUAL and ref.reason == LIMIT:  # a name its place cannot hold (name_limits)
                 note = (ref.note or "").removesuffix(f"; {HINT}")
                 out.append(Refusal(result.path, ref.line, f"{LIMIT}: {note}"))
@@ -102,6 +105,9 @@ def refuse(found: list[Refusal]) -> None:
         raise UnsafeError(f"a new name is longer than {plural(len(found), 'place')} it lands in can hold: "
                           f"{listed}; nothing written: choose a shorter new name, or write a short one there "
                           "by hand and keep the line with a keep rule, then sweep again")
+    if all(r.problem.startswith(NO_HOST) for r in found):  # t31 round 24, finding 27
+        raise UnsafeError(f"an address rename lands a host where no host can be: {listed}; nothing written: "
+                          "choose another new address (renames.addresses), then sweep again")
     if all(r.problem.startswith(SHRINK) for r in found):
         used = plural(len(found), "address", "addresses")
         raise UnsafeError(f"a network move shrinks past {used} in use: {listed}; "

@@ -44,6 +44,7 @@ from renamer.sweep.held_paths import dangling_references, follow_held_paths, hel
 from renamer.sweep.history import record_rewrite, wants_blame_file
 from renamer.sweep.interactive import Choices, hunks, keep_rule, reduce
 from renamer.sweep.journal import Recovery, clear, pending
+from renamer.sweep.kept_collisions import kept_collisions
 from renamer.sweep.messages import trailer_lines
 from renamer.sweep.module_refs import dangling_modules, follow_modules
 from renamer.sweep.past_lines import past_lines
@@ -313,6 +314,8 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
     found = [*collisions(project, scan, hosts), *written_collisions(project, scan),
              *merged_folders(project, scan), *vars_collisions(project, scan),
              *set_collisions(project, scan)]
+    listed = {(c.path, c.value) for c in found}  # a collision the sweep listed, written (t31 round 24, 28)
+    found += [c for c in kept_collisions(project) if (c.path, c.value) not in listed]
     strict_collisions = sum(1 for c in found if c.strict_failure)
     verdict = summary.verdict(strict=strict, expired=len(expired), collisions=strict_collisions)
     unchecked = [p or "." for p in prefixes

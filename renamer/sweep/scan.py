@@ -15,6 +15,7 @@ from pathlib import Path
 
 from renamer import (
     continuations,
+    host_roles,
     interface_stanzas,
     kube_identities,
     label_names,
@@ -57,7 +58,16 @@ from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.prefix_values import prefix_matches
 from renamer.project import LoadedProject
-from renamer.sweep import chart_schema, compressed, decoded_names, multibyte, split_lengths, subdomains
+from renamer.sweep import access_sets_v6 as access_v6
+from renamer.sweep import (
+    caseless_names,
+    chart_schema,
+    compressed,
+    decoded_names,
+    multibyte,
+    split_lengths,
+    subdomains,
+)
 from renamer.sweep.access_sets import REASON as ACCESS_SET
 from renamer.sweep.access_sets import access_matches
 from renamer.sweep.access_sets import might_hold as might_hold_access
@@ -183,6 +193,7 @@ REFUSED_HINTS = {
                         "pool, an nftables interval set whose elements overlap): the sweep is refused, "
                         "nothing written; edit it by hand, or choose another new network"),
     name_limits.LIMIT: name_limits.HINT,
+    host_roles.NO_HOST: host_roles.HINT,
     prefix_pools.TIED: ("a length tied to a resized network by a key of its own (a pd-pool's delegations, "
                         "a node CIDR mask, a prefix-list's ge/le) that the new length leaves valid but "
                         "changes the meaning of: it is left as it was (a prefix-list entry whole, a node "
@@ -500,6 +511,7 @@ class FileScanner:
         self.options = options
         self.resolved_fqdns = resolved_fqdns(project.matcher)  # old FQDNs a URL's host may spell in any case
         self.renamed_addresses = [(o, n) for o, n in project.matcher.addresses if ":" not in o]
+        self.renamed_v6 = [(o, n) for o, n in project.matcher.addresses if ":" in o]
         self._held: dict[str, frozenset[str]] = {}  # new value -> the files holding it before the move
         self.matcher = project.matcher
         self.origins = {rel: (origin, apex) for rel, origin, apex in options.zone_origins}
@@ -789,6 +801,9 @@ class FileScanner:
                     and self.matcher.may_hold("access sets", data)
                     and self.matcher.access.might_hold(data))):  # `allow 10.0.0.64/29;` around 10.0.0.70
             matches = access_matches(data, matches, self.renamed_addresses)
+        if content.kind == "text" and status == CURRENT and matches and \
+                access_v6.might_hold(data, self.renamed_v6):  # `allow fd00::70/126;` (t31 round 24, 23)
+            matches = access_v6.access_matches_v6(data, matches, self.renamed_v6)
         if (hit or loose_hit or case_hit) and content.kind == "text" and status == CURRENT and not any_case \
                 and self.resolved_fqdns and (case_hit or self.matcher.might_match_any_case(data)):
             # `https://ANA-ML2.ANA.LAN/api`: an old FQDN in another case that a resolver reads
@@ -797,6 +812,10 @@ class FileScanner:
                 and might_hold_vhost(rel, data) and (case_hit or self.matcher.might_match_any_case(data)):
             # `server_name WEB01.lab;`, `ServerAlias Web01`, a Caddy site, ethers: caseless by definition
             matches = vhost_case_matches(data, rel, matches, list(self.matcher.hosts))
+        if (hit or folded_hit) and content.kind == "text" and status == CURRENT and not any_case \
+                and caseless_names.might_hold(data) and (case_hit or self.matcher.might_match_any_case(data)):
+            # `\\WEB01\share`, `-ComputerName WEB01`, `CN=WEB01,`, `ops@WEB01.lab` (t31 round 24, 08)
+            matches = caseless_names.caseless_matches(data, matches, list(self.matcher.hosts))
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,

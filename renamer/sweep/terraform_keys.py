@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from renamer import hcl_keys
+from renamer import hcl_for_keys, hcl_keys
 from renamer.classify import CURRENT, EXCLUDED
 from renamer.hcl_keys import Looped
 from renamer.occurrences import Match
@@ -533,6 +533,7 @@ class InstanceKeys:
         # [for k, v in var.instances : k]` builds its keys from var.instances's keys (a real repo:
         # the node's name, renamed, renamed every VM of it: destroy and create).
         pending = _NAMED.findall(data[block.expr[0] : block.expr[1]].decode("utf-8", "replace"))
+        computed: hcl_for_keys.KeyFeed | None = None  # the keys an attribute of the objects (L1)
         seen: set[tuple[str, str]] = set()
         while pending:
             root, name = pending.pop()
@@ -542,8 +543,14 @@ class InstanceKeys:
             found = self._definitions(folder, hcl, root, name)
             spans += found
             if root == "local":  # a variable's values are literals; a local's value is an expression
-                pending += [read for r, s, e in found
-                            for read in _NAMED.findall(self._text(r)[s:e].decode("utf-8", "replace"))]
+                for r, s, e in found:
+                    value = self._text(r)[s:e].decode("utf-8", "replace")
+                    # `{ for k in ... : k.name => k }`: only the headers and `name` feed the keys; a
+                    # network literal that feeds `ipv4` only moves no instance (the lead's L1)
+                    feed = hcl_for_keys.key_feed(value)
+                    pending += _NAMED.findall(feed.text if feed is not None else value)
+                    if feed is not None and keys.source == ("local", name):
+                        computed = feed
         words = [
             (r, m.start, m.end) for r, s, e in spans for m in self._matches(r) if s <= m.start and m.end <= e
         ]
@@ -558,11 +565,18 @@ class InstanceKeys:
             instance = Instance(
                 folder, block.address, old, new, (rel, block), mine, refs.get((block.address, old), [])
             )
+            advice = (f"rename it by hand with a `moved` block (from = {instance.old_address}, to = "
+                      f"{instance.new_address})")
+            said = f"the instance key {old} of {block.address}"
+            if computed is not None:  # no key is the old value itself: name none (the lead's L1)
+                said = f"{old}, which feeds the instance keys of {block.address},"
+                advice = (f"each key is an object's `{computed.attribute}` ({computed.definitions[0]}), "
+                          f"built from {old}: the instances whose key holds it are replaced; write a "
+                          "`moved` block for each key `terraform plan` shows replaced "
+                          f"({block.address}[\"<old key>\"] to {block.address}[\"<new key>\"])")
             instance.verdict = Verdict(
                 "refused",
-                f"the instance key {old} of {block.address} at {rel}:{block.line} "
-                f"is not renamed {new}: {why}; rename it by hand with a `moved` "
-                f"block (from = {instance.old_address}, to = {instance.new_address})",
+                f"{said} at {rel}:{block.line} is not renamed {new}: {why}; {advice}",
             )
             out.append(instance)
         return out

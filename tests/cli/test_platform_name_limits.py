@@ -7,6 +7,7 @@ written as before, without a word."""
 from __future__ import annotations
 
 import json
+import subprocess
 
 import pytest
 
@@ -83,3 +84,48 @@ def test_a_long_name_outside_any_limited_place_is_written(tmp_path, run, new: st
     assert swept.exit_code == 0, swept.stderr
     assert (root / "app.conf").read_text() == f"[NetDev]\nName={new}\n"
     assert run(root, "verify").exit_code == 0
+
+
+# t31 round 24, finding 15: a Windows computer name keyed in a provisioning tool's own syntax.
+PLACES_24 = {
+    "azure.tf": ("resource \"azurerm_windows_virtual_machine\" \"fs\" {\n  name          = \"vm-fs\"\n"
+                 "  computer_name = \"fs01\"\n}\n"),  # report
+    "vsphere.tf": ("resource \"vsphere_virtual_machine\" \"fs\" {\n  clone {\n    customize {\n"
+                   "      windows_options {\n        computer_name = \"fs01\"\n      }\n    }\n  }\n}\n"),  # report
+    "Config.ps1": ("Configuration FileServer {\r\n    Node 'localhost' {\r\n        Computer SetName {\r\n"
+                   "            Name = 'fs01'\r\n        }\r\n    }\r\n}\r\n"),  # report, CRLF
+    "win.yml": "- hosts: windows\n  tasks:\n    - ansible.windows.win_hostname:\n        name: fs01\n",  # report
+    "join.yml": ("- hosts: windows\n  tasks:\n    - win_domain_membership:\n        dns_domain_name: lab.example\n"
+                 "        hostname: fs01\n"),  # variant: another module
+    "inline.yml": "- hosts: windows\n  tasks:\n    - win_hostname: name=fs01\n",  # variant: k=v
+    "vm.json": ("{\"type\": \"Microsoft.Compute/virtualMachines\", \"properties\": {\"osProfile\": "
+                "{\"computerName\": \"fs01\", \"windowsConfiguration\": {}}}}\n"),  # variant: ARM
+    "vm.bicep": "resource vm 'Microsoft.Compute/virtualMachines@2023-03-01' = {\n  properties: {\n"
+                "    osProfile: {\n      computerName: 'fs01'\n    }\n  }\n}\n",  # variant: Bicep
+}
+
+
+def test_a_windows_computer_name_in_provisioning_syntax_refuses_the_sweep(tmp_path, run) -> None:
+    root = make_repo(tmp_path / "repo", PLACES_24, config=_config("fileserver-primary-01"), allowlist=ALLOW)
+    head, before = git(root, "rev-parse", "HEAD"), snapshot(root)
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 3, swept.stderr  # before: 0, all written
+    assert snapshot(root) == before and git(root, "rev-parse", "HEAD") == head
+    for where in ("azure.tf:3", "vsphere.tf:5", "Config.ps1:4", "win.yml:4", "join.yml:5", "inline.yml:3",
+                  "vm.json:1", "vm.bicep:4"):
+        assert f"{where}: name-limit: fileserver-primary-01 would be 21 characters here; a Windows computer " \
+               "name holds 15" in swept.stderr, (where, swept.stderr)
+    checked = run(root, "verify")
+    assert checked.exit_code == 1 and checked.stdout.count("residual (name-limit)") == 8, checked.stdout
+
+
+def test_a_linux_vm_s_computer_name_is_written(tmp_path, run) -> None:
+    """No noise: a Linux VM's `computer_name` holds 64; the swept file still passes `terraform fmt`."""
+    files = {"linux.tf": ("resource \"azurerm_linux_virtual_machine\" \"fs\" {\n  name          = \"vm-fs\"\n"
+                          "  computer_name = \"fs01\"\n}\n")}
+    root = make_repo(tmp_path / "repo", files, config=_config("fileserver-primary-01"), allowlist=ALLOW)
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 0, swept.stderr
+    assert 'computer_name = "fileserver-primary-01"' in (root / "linux.tf").read_text()
+    fmt = subprocess.run(["terraform", "fmt", "-check", "-no-color", "linux.tf"], cwd=root, capture_output=True)
+    assert fmt.returncode == 0, fmt.stdout

@@ -32,11 +32,12 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from renamer import document_text
 from renamer.occurrences import Match
 
 LITERALS = (b"kind: Secret", b"binaryData", b"encoding:", b"!!binary", b"base64decode(", b";base64,",
             b";BASE64,", b"<data>", b"ase64", b"ASE64", b"b64", b"B64", b"owershell", b"OWERSHELL", b"pwsh",
-            b"atob(", b"decode64(", b"DecodeString(")
+            b"atob(", b"decode64(", b"DecodeString(", b"<diagram")
 
 ENCODED = "encoded"
 Find = Callable[[bytes], list[Match]]
@@ -78,6 +79,7 @@ _BUFFER = re.compile(rb"\bBuffer\.from\([ \t]*(?P<q>[\"'])(?P<value>" + _B64
 _ENCODED_COMMAND = re.compile(rb"(?i:(?:powershell|pwsh)(?:\.exe)?\b[^\r\n]*?[ \t][-/]"
                               rb"(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc[a-z]*))[ \t]+(?P<q>[\"']?)"
                               rb"(?P<value>" + _B64 + rb")(?P=q)(?=[ \t\r\n;|)]|$)")
+_DIAGRAM = re.compile(rb"<diagram\b[^>]*>[ \t\r\n]*(?P<value>[A-Za-z0-9+/=]{16,})[ \t\r\n]*</diagram>")
 _PLAIN = ("b64", "base64")
 _GZIP_MAGIC = b"\x1f\x8b"
 _GZIP = ("gz+b64", "gzip+base64", "gz+base64", "gzip+b64")
@@ -91,6 +93,7 @@ class Declared:
     compressed: bool = False
     block: bool = False  # wrapped over lines: decoded joined, never rewritten
     utf16: bool = False  # PowerShell's -EncodedCommand: the decoded bytes are UTF-16LE text
+    deflated: bool = False  # a draw.io `<diagram>`: raw deflate of URL-encoded XML, never rewritten
 
 
 def might_hold(data: bytes, needles: Sequence[bytes]) -> bool:
@@ -123,6 +126,9 @@ def declared(data: bytes) -> list[Declared]:
             out.append(Declared(start, end, "a property list <data> value",
                                 block=any(c in data[start:end] for c in b" \t\r\n")))
     out += _script_values(data)
+    if b"<diagram" in data:  # draw.io's compressed diagram (break-it round 24, finding 16)
+        out += [Declared(*x.span("value"), "a compressed draw.io <diagram>", deflated=True)
+                for x in _DIAGRAM.finditer(data)]
     if b"64" in data:
         for x in _NAMED_KEY.finditer(data):
             if len(x.group("value")) >= 8:
@@ -256,6 +262,8 @@ def _script_values(data: bytes) -> list[Declared]:
 
 def _decoded(data: bytes, value: Declared) -> bytes | None:
     text = data[value.start:value.end]
+    if value.deflated:
+        return document_text.diagram(text)
     if value.block:
         text = re.sub(rb"\s+", b"", text)
     try:
@@ -302,7 +310,8 @@ def encoded_matches(data: bytes, matches: list[Match], find: Find, needles: Sequ
             added.append(Match(value.start, value.end, text, new, inside[0].kind,
                                note=f"{value.where}: base64 of text holding {olds}, re-encoded"))
             continue
-        why = ("gzip-compressed" if value.compressed else "wrapped over lines" if value.block
+        why = ("deflate-compressed" if value.deflated else "gzip-compressed" if value.compressed
+               else "wrapped over lines" if value.block
                else "not UTF-8 text" if not _is_text(decoded)
                else "an old value inside is refused there" if any(m.refused or m.kept for m in inside)
                else "not canonical base64")
@@ -326,7 +335,7 @@ def _is_text(decoded: bytes) -> bool:
 
 def _rewritten(text: str, decoded: bytes, inside: list[Match], value: Declared) -> str | None:
     """The value re-encoded with every old value replaced, where that is certain; else None."""
-    if value.compressed or value.block or not _is_text(decoded):
+    if value.compressed or value.block or value.deflated or not _is_text(decoded):
         return None
     if any(m.refused is not None or m.kept is not None for m in inside):
         return None

@@ -106,6 +106,7 @@ def test_round24_a_keep_rule_whose_file_was_skipped_unread_was_never_asked(repo:
     assert "not asked this time" in run(root, "audit", "--format", "markdown").stdout
     pruned = run(root, "audit", "--prune", "--write")
     assert pruned.exit_code == 0, pruned.stderr
+    assert "removed keep rule idle" in pruned.stdout and "keep rule backup-target" not in pruned.stdout, pruned.stdout
     allow = (root / "allow.yaml").read_text()
     assert "backup-target" in allow and "wide" in allow and "idle" not in allow, allow
     (root / "renamer.yaml").write_text(SKIPPED_CONFIG.replace("max_file_size: 100", "max_file_size: 1MiB"))

@@ -60,6 +60,7 @@ class IncludedBy:
         self.preset_folder = preset_folder  # the folder a preset keeps a file by, else None
         self._hits: dict[str, list[tuple[str, str, bytes]]] = {}
         self._included: dict[str, bool] = {}
+        self._folders: dict[tuple[str, bool], Named | None] = {}  # (folder, with sub-folders) -> who reads it
 
     def _reads(self, referrer: str) -> bool:
         """Is `referrer` live: current, or a preset folder's file a live file includes in turn
@@ -113,27 +114,37 @@ class IncludedBy:
         apps/backup/` (`-R`: below too; `-k`), `kustomize build DIR`, ansible.cfg's `inventory =
         inventories/`, `ansible-playbook -i inventories/`, a kustomization's `resources: [dir/]`."""
         parts = rel.split("/")
-        if len(parts) < 2:
-            return None
         maybe: Named | None = None  # read by a file no rule classes: undecided, naming it
         for depth in range(len(parts) - 1, 0, -1):
-            name = parts[depth - 1]
-            for referrer, line, text in self._grep(name):
-                if referrer == rel:
+            key = ("/".join(parts[:depth]), depth < len(parts) - 1)
+            if key not in self._folders:  # one answer per folder: a thousand dated notes ask it once
+                self._folders[key] = self._folder_read(rel, parts[:depth], below=key[1])
+            found = self._folders[key]
+            if found is not None and found[1]:
+                return found
+            maybe = maybe or found
+        return maybe
+
+    def _folder_read(self, rel: str, folder: list[str], *, below: bool) -> Named | None:
+        """Where a live (or unclassified) file reads `folder` whole (`below`: with its sub-folders)."""
+        name = folder[-1]
+        maybe: Named | None = None
+        for referrer, line, text in self._grep(name):
+            if referrer == rel:
+                continue
+            live = self._reads(referrer)
+            if not live and not self.unclassified(referrer):
+                continue
+            code = code_end(text)
+            for word in _WORD.finditer(text, 0, code):
+                written = os.fsdecode(word.group()).strip("'\"`,;")
+                if name not in written or not _reads_folder(self.root, referrer, text, word.start(),
+                                                              below=below):
                     continue
-                live = self._reads(referrer)
-                if not live and not self.unclassified(referrer):
-                    continue
-                code = code_end(text)
-                for word in _WORD.finditer(text, 0, code):
-                    written = os.fsdecode(word.group()).strip("'\"`,;")
-                    if name not in written or not _reads_folder(self.root, referrer, text, word.start(),
-                                                                  below=depth < len(parts) - 1):
-                        continue
-                    if _is_folder(written, parts[:depth], referrer):
-                        if live:
-                            return f"{referrer}:{line}", True
-                        maybe = maybe or (f"{referrer}:{line}", False)
+                if _is_folder(written, folder, referrer):
+                    if live:
+                        return f"{referrer}:{line}", True
+                    maybe = maybe or (f"{referrer}:{line}", False)
         return maybe
 
     def _listed_under_directive(self, referrer: str, line: int, text: bytes) -> bool:

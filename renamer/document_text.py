@@ -17,7 +17,7 @@ import zlib
 
 PNG = b"\x89PNG\r\n\x1a\n"
 _DIAGRAM = re.compile(rb"<diagram\b[^>]*>\s*(?P<value>[A-Za-z0-9+/=\s]{16,}?)\s*</diagram>")
-_STREAM = re.compile(rb"<<(?P<dict>(?:(?!>>\s*stream).){0,2000}?)>>\s*stream\r?\n", re.DOTALL)
+_STREAM = re.compile(rb">>\s*stream\r?\n")
 
 
 class TooLarge(Exception):
@@ -104,14 +104,22 @@ def _png_texts(data: bytes, limit: int) -> list[bytes]:
 
 
 def _pdf_streams(data: bytes, limit: int) -> list[bytes]:
-    """The decompressed bytes of each FlateDecode stream that is no image or font."""
+    """The decompressed bytes of each FlateDecode stream that is no image or font (one that does not
+    inflate, an encrypted PDF's, is passed over)."""
     out: list[bytes] = []
     size = 0
+    view = memoryview(data)  # each stream read from its start to its `endstream`, never copied
     for m in _STREAM.finditer(data):
-        head = m.group("dict")
-        if b"/FlateDecode" not in head or re.search(rb"/Subtype\s*/Image|/Length[23]\b|/Type\s*/XRef", head):
+        head = data[max(0, m.start() - 2000):m.start()]
+        head = head[head.rfind(b" obj") + 1:]  # the stream's own dictionary, not the object's before it
+        if b"/FlateDecode" not in head or re.search(rb"/Subtype\s*/Image|/Length[123]\b|/Type\s*/XRef", head):
             continue
-        piece = zlib.decompressobj().decompress(data[m.end():], limit + 1 - size)
+        try:
+            stop = data.find(b"endstream", m.end())
+            piece = zlib.decompressobj().decompress(view[m.end():stop if stop > 0 else len(data)],
+                                                    limit + 1 - size)
+        except zlib.error:
+            continue  # an encrypted PDF's stream, a filter chain: not text this reads
         out.append(piece)
         size += len(piece)
         if size > limit:

@@ -60,7 +60,8 @@ class IncludedBy:
         self.preset_folder = preset_folder  # the folder a preset keeps a file by, else None
         self._hits: dict[str, list[tuple[str, str, bytes]]] = {}
         self._included: dict[str, bool] = {}
-        self._folders: dict[tuple[str, bool], Named | None] = {}  # (folder, with sub-folders) -> who reads it
+        # (folder, with sub-folders, a kustomization between) -> who reads it whole
+        self._folders: dict[tuple[str, bool, bool], Named | None] = {}
 
     def _reads(self, referrer: str) -> bool:
         """Is `referrer` live: current, or a preset folder's file a live file includes in turn
@@ -116,16 +117,21 @@ class IncludedBy:
         parts = rel.split("/")
         maybe: Named | None = None  # read by a file no rule classes: undecided, naming it
         for depth in range(len(parts) - 1, 0, -1):
-            key = ("/".join(parts[:depth]), depth < len(parts) - 1)
+            # a kustomization.yaml from the folder down to the file's: kustomize (Flux, Argo CD, `-k`)
+            # applies what it lists, not the folder: a listed file is an include by name (above)
+            kustomized = any((self.root / "/".join(parts[:d]) / k).is_file()
+                             for d in range(depth, len(parts)) for k in _KUSTOMIZATIONS)
+            key = ("/".join(parts[:depth]), depth < len(parts) - 1, kustomized)
             if key not in self._folders:  # one answer per folder: a thousand dated notes ask it once
-                self._folders[key] = self._folder_read(rel, parts[:depth], below=key[1])
+                self._folders[key] = self._folder_read(rel, parts[:depth], below=key[1],
+                                                       kustomized=kustomized)
             found = self._folders[key]
             if found is not None and found[1]:
                 return found
             maybe = maybe or found
         return maybe
 
-    def _folder_read(self, rel: str, folder: list[str], *, below: bool) -> Named | None:
+    def _folder_read(self, rel: str, folder: list[str], *, below: bool, kustomized: bool) -> Named | None:
         """Where a live (or unclassified) file reads `folder` whole (`below`: with its sub-folders)."""
         name = folder[-1]
         maybe: Named | None = None
@@ -139,7 +145,7 @@ class IncludedBy:
             for word in _WORD.finditer(text, 0, code):
                 written = os.fsdecode(word.group()).strip("'\"`,;")
                 if name not in written or not _reads_folder(self.root, referrer, text, word.start(),
-                                                              below=below):
+                                                              below=below, kustomized=kustomized):
                     continue
                 if _is_folder(written, folder, referrer):
                     if live:
@@ -195,15 +201,21 @@ _FOLDER_READ = re.compile(
     rb"|\b(?:resources|bases)[ \t]*:|^[ \t-]*path[ \t]*:)")
 _RECURSIVE = re.compile(rb"\bkubectl\b.*?\s(?:-R|--recursive)\b|^[ \t-]*path[ \t]*:|\bkustomize\b|-k\b")
 _APPLIERS = (b"kustomize.toolkit.fluxcd.io", b"argoproj.io")
+_KUSTOMIZATIONS = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+_KUSTOMIZE = re.compile(rb"(?i)path[ \t]*:|-k\b|--kustomize|kustomize|resources|bases")
 
 
-def _reads_folder(root: Path, referrer: str, text: bytes, at: int, *, below: bool) -> bool:
+def _reads_folder(root: Path, referrer: str, text: bytes, at: int, *, below: bool,
+                  kustomized: bool) -> bool:
     """Does the line `text` of `referrer` read, by a directive before `at`, every file of a folder
-    named there (and of the folders under it, where `below`)?"""
+    named there (and of the folders under it, where `below`)? Not kustomize's (`path:`, `-k`,
+    `kustomize build`, `resources:`) where a kustomization file stands in between (`kustomized`)."""
     found = None
     for m in _FOLDER_READ.finditer(text, 0, at):
         found = m
     if found is None:
+        return False
+    if kustomized and _KUSTOMIZE.search(found.group()):
         return False
     if below and _RECURSIVE.search(text, 0, at) is None and b"inventory" not in found.group().lower():
         return False

@@ -50,6 +50,12 @@ KEPT: dict[str, tuple[dict[str, str | bytes], str]] = {
     "commented-out": ({"deploy.sh": "#!/bin/sh\n# kubectl apply -f apps/backup/\n"}, DATED),
     "another-folder": ({"deploy.sh": "#!/bin/sh\nkubectl apply -f apps/web/\n"}, DATED),
     "below-without-recursion": ({"deploy.sh": "#!/bin/sh\nkubectl apply -f apps/\n"}, DATED),
+    # kustomize applies what its kustomization lists, not the folder: the dated file is not listed
+    "flux-path-kustomized": ({"clusters/main/backup.yaml": FLUX,
+                              "apps/backup/kustomization.yaml": "resources: [cronjob.yaml]\n",
+                              "apps/backup/cronjob.yaml": "kind: CronJob\n"}, DATED),
+    "argo-kustomized-between": ({"argocd/backup.yaml": ARGO, "apps/backup/kustomization.yaml": "resources: []\n"},
+                                DATED),
 }
 
 

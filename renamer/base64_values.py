@@ -32,10 +32,12 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from renamer import document_text
 from renamer.occurrences import Match
 
 LITERALS = (b"kind: Secret", b"binaryData", b"encoding:", b"!!binary", b"base64decode(", b";base64,",
-            b";BASE64,", b"<data>", b"ase64", b"ASE64", b"b64", b"B64")
+            b";BASE64,", b"<data>", b"ase64", b"ASE64", b"b64", b"B64", b"owershell", b"OWERSHELL", b"pwsh",
+            b"atob(", b"decode64(", b"DecodeString(", b"<diagram")
 
 ENCODED = "encoded"
 Find = Callable[[bytes], list[Match]]
@@ -61,6 +63,23 @@ _PLIST_DATA = re.compile(rb"<data>[ \t]*(?P<value>[A-Za-z0-9+/=\s]+?)[ \t]*</dat
 # a key whose name says base64 (`user_data_base64 = "..."`, `"contentBase64": "..."`, `ca_b64: ...`)
 _NAMED_KEY = re.compile(rb"(?P<key>[A-Za-z0-9_.-]*(?i:base64|b64)[A-Za-z0-9_.-]*)[\"']?[ \t]*(?:=|:)[ \t]*"
                         rb"(?P<q>[\"']?)(?P<value>" + _B64 + rb")(?P=q)(?=[ \t]*(?:[,;}\]#\r\n]|$))")
+# base64 a script decodes as it runs (break-it round 24, finding 10): a literal piped into
+# `base64 -d` (or `openssl base64 -d`), a here-string, a decoding call of a language's library
+_PIPED = re.compile(rb"\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)*(?P<q>[\"']?)(?P<value>" + _B64
+                    + rb")(?P=q)[ \t]*\|[ \t]*(?:base64[ \t]+(?:-d|--decode|-D)"
+                    rb"|openssl[ \t]+(?:base64|enc[ \t]+-base64)[ \t]+-d)\b")
+_HERE = re.compile(rb"\bbase64[ \t]+(?:-d|--decode|-D)[ \t]*<<<[ \t]*(?P<q>[\"']?)(?P<value>" + _B64
+                   + rb")(?P=q)")
+_CALL = re.compile(rb"(?:\bb64decode|\bstandard_b64decode|\bdecodebytes|\bdecode64|\bbase64_decode|\batob"
+                   rb"|FromBase64String|\bDecodeString|getDecoder\(\)\.decode|getMimeDecoder\(\)\.decode)"
+                   rb"\([ \t]*b?(?P<q>[\"'])(?P<value>" + _B64 + rb")(?P=q)[ \t]*\)")
+_BUFFER = re.compile(rb"\bBuffer\.from\([ \t]*(?P<q>[\"'])(?P<value>" + _B64
+                     + rb")(?P=q)[ \t]*,[ \t]*[\"']base64[\"']")
+# PowerShell's `-EncodedCommand` (any prefix of it, any case): base64 of UTF-16LE
+_ENCODED_COMMAND = re.compile(rb"(?i:(?:powershell|pwsh)(?:\.exe)?\b[^\r\n]*?[ \t][-/]"
+                              rb"(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc[a-z]*))[ \t]+(?P<q>[\"']?)"
+                              rb"(?P<value>" + _B64 + rb")(?P=q)(?=[ \t\r\n;|)]|$)")
+_DIAGRAM = re.compile(rb"<diagram\b[^>]*>[ \t\r\n]*(?P<value>[A-Za-z0-9+/=]{16,})[ \t\r\n]*</diagram>")
 _PLAIN = ("b64", "base64")
 _GZIP_MAGIC = b"\x1f\x8b"
 _GZIP = ("gz+b64", "gzip+base64", "gz+base64", "gzip+b64")
@@ -73,6 +92,8 @@ class Declared:
     where: str  # what declares it, for the note: `Secret data DB_HOST`
     compressed: bool = False
     block: bool = False  # wrapped over lines: decoded joined, never rewritten
+    utf16: bool = False  # PowerShell's -EncodedCommand: the decoded bytes are UTF-16LE text
+    deflated: bool = False  # a draw.io `<diagram>`: raw deflate of URL-encoded XML, never rewritten
 
 
 def might_hold(data: bytes, needles: Sequence[bytes]) -> bool:
@@ -104,6 +125,10 @@ def declared(data: bytes) -> list[Declared]:
             start, end = x.span("value")
             out.append(Declared(start, end, "a property list <data> value",
                                 block=any(c in data[start:end] for c in b" \t\r\n")))
+    out += _script_values(data)
+    if b"<diagram" in data:  # draw.io's compressed diagram (break-it round 24, finding 16)
+        out += [Declared(*x.span("value"), "a compressed draw.io <diagram>", deflated=True)
+                for x in _DIAGRAM.finditer(data)]
     if b"64" in data:
         for x in _NAMED_KEY.finditer(data):
             if len(x.group("value")) >= 8:
@@ -216,14 +241,40 @@ def _block_end(data: bytes, start: int, lead: int) -> int:
     return end
 
 
+def _script_values(data: bytes) -> list[Declared]:
+    """Base64 literals a script decodes as it runs (break-it round 24, finding 10)."""
+    out: list[Declared] = []
+    lowered = data.lower()
+    if b"powershell" in lowered or b"pwsh" in lowered:
+        out += [Declared(*x.span("value"), "a PowerShell -EncodedCommand (UTF-16LE)", utf16=True)
+                for x in _ENCODED_COMMAND.finditer(data) if len(x.group("value")) >= 8]
+    if b"base64" in lowered:
+        out += [Declared(*x.span("value"), "a literal piped into `base64 -d`") for x in _PIPED.finditer(data)
+                if len(x.group("value")) >= 8]
+        out += [Declared(*x.span("value"), "a here-string `base64 -d` reads") for x in _HERE.finditer(data)
+                if len(x.group("value")) >= 8]
+        out += [Declared(*x.span("value"), "a Buffer.from(..., 'base64') literal")
+                for x in _BUFFER.finditer(data) if len(x.group("value")) >= 8]
+    out += [Declared(*x.span("value"), "a literal a base64 decoding call reads") for x in _CALL.finditer(data)
+            if len(x.group("value")) >= 8]
+    return out
+
+
 def _decoded(data: bytes, value: Declared) -> bytes | None:
     text = data[value.start:value.end]
+    if value.deflated:
+        return document_text.diagram(text)
     if value.block:
         text = re.sub(rb"\s+", b"", text)
     try:
         raw = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
         return None
+    if value.utf16:
+        try:
+            return raw.decode("utf-16-le").encode("utf-8")
+        except UnicodeDecodeError:
+            return None
     if value.compressed or raw[:2] == _GZIP_MAGIC:
         try:
             return gzip.decompress(raw)
@@ -259,7 +310,8 @@ def encoded_matches(data: bytes, matches: list[Match], find: Find, needles: Sequ
             added.append(Match(value.start, value.end, text, new, inside[0].kind,
                                note=f"{value.where}: base64 of text holding {olds}, re-encoded"))
             continue
-        why = ("gzip-compressed" if value.compressed else "wrapped over lines" if value.block
+        why = ("deflate-compressed" if value.deflated else "gzip-compressed" if value.compressed
+               else "wrapped over lines" if value.block
                else "not UTF-8 text" if not _is_text(decoded)
                else "an old value inside is refused there" if any(m.refused or m.kept for m in inside)
                else "not canonical base64")
@@ -283,13 +335,15 @@ def _is_text(decoded: bytes) -> bool:
 
 def _rewritten(text: str, decoded: bytes, inside: list[Match], value: Declared) -> str | None:
     """The value re-encoded with every old value replaced, where that is certain; else None."""
-    if value.compressed or value.block or not _is_text(decoded):
+    if value.compressed or value.block or value.deflated or not _is_text(decoded):
         return None
     if any(m.refused is not None or m.kept is not None for m in inside):
         return None
-    if base64.b64encode(decoded).decode("ascii") != text:
+    raw = decoded.decode("utf-8").encode("utf-16-le") if value.utf16 else decoded
+    if base64.b64encode(raw).decode("ascii") != text:
         return None  # not the canonical spelling: its style could not be kept
     out = bytearray(decoded)
     for m in sorted(inside, key=lambda m: m.start, reverse=True):
         out[m.start:m.end] = m.new.encode("utf-8")
-    return base64.b64encode(bytes(out)).decode("ascii")
+    written = bytes(out).decode("utf-8").encode("utf-16-le") if value.utf16 else bytes(out)
+    return base64.b64encode(written).decode("ascii")

@@ -246,7 +246,8 @@ def _prune(out: Output, result: PruneResult, fmt: str, moves: bool = False) -> i
     if not result.pruned and moves:
         pass  # the moved blocks say what there is
     elif not result.pruned:
-        out.echo("audit --prune: nothing to prune: every keep rule kept something, none has expired\n")
+        out.echo("audit --prune: nothing to prune: every keep rule kept something (or was not asked: a file "
+                 "it matches was skipped unread), none has expired\n")
     elif not result.written:
         out.echo(f"audit --prune: dry run, nothing written: {plural(len(result.pruned), 'exemption')} "
                  "to remove; --write removes them\n")

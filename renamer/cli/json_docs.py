@@ -47,7 +47,9 @@ DOCUMENTS: dict[str, dict[str, str]] = {
     "renamer audit --format json": {
         "schema": _SCHEMA, "name": "the move's name", "summary": "counts, as verify's",
         "references": "every reference with its status (kept, residual, ...), reason and note",
-        "near_misses": "as verify's", "stale_exemptions": "exemptions that matched nothing, or kept nothing",
+        "near_misses": "as verify's",
+        "stale_exemptions": ("exemptions that matched nothing, or kept nothing (`unread`: the files it "
+                             "matches that were skipped unread: not asked, never pruned)"),
         "unreadable": "files that could not be read", "encrypted": "as verify's", "not_read": "as verify's",
         "ignored_with_references": "as verify's", "ignored_with_old_paths": "as verify's",
         "expired": "as verify's",

@@ -38,8 +38,8 @@ from renamer.words import plural
                    "0 for no limit. The rewrite stays written and `renamer sweep --commit` commits it "
                    "once the cause is fixed (exit 2, as for a hook that refuses).")
 @click.option("--update-pins", is_flag=True,
-              help="Rewrite the pins of rewritten files (MD5, SHA-1, SHA-2, BLAKE2b; this sweep's, or an "
-                   "earlier commit's of the move) to their new digest, in the dress each wore (hex, "
+              help="Rewrite the pins of rewritten files (MD5, SHA-1, SHA-2, SHA-3, BLAKE2b; this sweep's, or "
+                   "an earlier commit's of the move) to their new digest, in the dress each wore (hex, "
                    "base64, SRI, Nix base32), where the format is certain (`<hash>  <path>` manifests, "
                    "`f.sha256` beside `f`, `key=<hash>`, `key: sha256:<hash>`, a JSON "
                    "`\"sha256\": \"<hash>\"`, SRI `sha384-<base64>`).")

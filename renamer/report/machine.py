@@ -118,7 +118,8 @@ def audit_document(name: str, summary: Summary, refs: list[Reference], stale: li
         "summary": summary_dict(summary),
         "references": [reference_dict(r) for r in refs],
         "near_misses": [near_miss_dict(m) for m in summary.derived + summary.near_misses],
-        "stale_exemptions": [{**{k: v for k, v in asdict(s).items() if k != "why" or v}, "stale": s.is_stale}
+        "stale_exemptions": [{**{k: (list(v) if k == "unread" else v) for k, v in asdict(s).items()
+                                 if k not in ("why", "unread") or v}, "stale": s.is_stale}
                              for s in stale],
         "unreadable": [{"path": p, "error": e} for p, e in summary.skipped_files],
         "encrypted": [{"path": p, "why": w} for p, w in summary.encrypted],

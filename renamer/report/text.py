@@ -266,9 +266,13 @@ def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale], wid
         lines += ["", f"{title}: {len(group)}"]
         lines += [f"  {location(r)}  {r.old}{_where(r)}  {r.reason or ''} {mask_line(r.text)}".rstrip()
                   for r in group]
-    idle = [s for s in stale if not s.is_stale]
-    lines += ["", f"Stale exemptions: {len(stale) - len(idle)}"]
+    idle = [s for s in stale if not s.is_stale and not s.unread]
+    unasked = [s for s in stale if not s.is_stale and s.unread]  # its files skipped unread (round 24 #17)
+    lines += ["", f"Stale exemptions: {len(stale) - len(idle) - len(unasked)}"]
     lines += [f"  {s.kind} {s.name} ({s.source}): {s.wording}" for s in stale if s.is_stale]
+    if unasked:
+        lines += ["", f"Not asked this time (a file it matches skipped unread): {len(unasked)}"]
+        lines += [f"  {s.kind} {s.name} ({s.source}): {s.wording}" for s in unasked]
     if idle:
         lines += ["", f"Kept nothing this time: {len(idle)}"]
         lines += [f"  {s.kind} {s.name} ({s.source}): {s.wording}" for s in idle]

@@ -25,6 +25,8 @@ import lzma
 import zipfile
 import zlib
 
+from renamer import document_text
+
 # (magic, name, whether renamer opens it)
 _MAGICS: tuple[tuple[bytes, str, bool], ...] = (
     (b"\x1f\x8b", "gzip", True),
@@ -40,7 +42,9 @@ _MAGICS: tuple[tuple[bytes, str, bool], ...] = (
 _TOOLS = {"zstd": "zstd -dc", "7z": "7z x -so", "rar": "unrar p", "lz4": "lz4 -dc", "lzip": "lzip -dc",
           "gzip": "zcat", "xz": "xzcat", "bzip2": "bzcat", "zip": "unzip -p", "lzma": "xz --format=lzma -dc",
           "zlib": "openssl zlib -d",
-          "deflate": "python3 -c 'import sys,zlib; print(zlib.decompress(sys.stdin.buffer.read(), -15))'"}
+          "deflate": "python3 -c 'import sys,zlib; print(zlib.decompress(sys.stdin.buffer.read(), -15))'",
+          "png": "pngcheck -t (its zTXt/iTXt text)",
+          "pdf": "qpdf --qdf --object-streams=disable (its streams)"}
 
 
 class Unopened(Exception):
@@ -52,10 +56,13 @@ class Encrypted(Exception):
 
 
 def kind(data: bytes) -> str | None:
-    """The compression format of `data` by its magic bytes, or None."""
+    """The compression format of `data` by its magic bytes, or None (`png`, `pdf`: a document
+    keeping text compressed inside, document_text.py)."""
     for magic, name, _ in _MAGICS:
         if data.startswith(magic):
             return name
+    if data.startswith((document_text.PNG, b"%PDF-")):
+        return document_text.kind(data)
     # bzip2: `BZh` and a block size digit, then a block's or the end's magic (not any text saying BZh)
     if data[:3] == b"BZh" and data[3:4] in b"123456789" and data[4:10] in (b"1AY&SY", b"\x17rE8P\x90"):
         return "bzip2"
@@ -117,7 +124,8 @@ def _utf8(data: bytes) -> bool:
 
 def opens(name: str) -> bool:
     """Whether renamer reads a file compressed with `name`."""
-    return name in ("bzip2", *_OPENED_HEADLESS) or any(n == name and ok for _, n, ok in _MAGICS)
+    opened = ("bzip2", "png", "pdf", *_OPENED_HEADLESS)
+    return name in opened or any(n == name and ok for _, n, ok in _MAGICS)
 
 
 def tool(name: str) -> str:
@@ -135,7 +143,12 @@ def expanded(data: bytes, limit: int, depth: int = 0) -> bytes:
     if not opens(name):
         raise Unopened(f"{name}-compressed, a format renamer does not open (`{tool(name)}` shows its text)")
     try:
+        if name in ("png", "pdf"):  # its compressed text chunks or streams (break-it round 24, #16)
+            return document_text.text(name, data, limit)
         out = _unzipped(data, limit, depth) if name == "zip" else _stream(name, data, limit)
+    except document_text.TooLarge:
+        raise Unopened(f"a {name.upper()} whose compressed text is larger than max_file_size ({limit} "
+                       "bytes): its text was not read") from None
     except (Unopened, Encrypted):
         raise
     except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError, zipfile.BadZipFile,

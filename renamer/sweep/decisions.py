@@ -49,6 +49,8 @@ def to_prune(allowlist: Allowlist, stale: Sequence[Stale], expired: Sequence[Exe
     by_name = {rule.name: rule for rule in allowlist.keep}
     for item in stale:
         rule = by_name.get(item.name)
+        if item.unread:  # its file was skipped unread: never asked, never pruned (round 24, finding 17)
+            continue
         if item.kind == "keep" and rule is not None and ("keep", item.name) not in out:
             out[("keep", item.name)] = Pruned(rule, item.wording)
     return [p for p in out.values() if not p.exemption.inherited and p.exemption.file is not None]

@@ -60,6 +60,8 @@ class IncludedBy:
         self.preset_folder = preset_folder  # the folder a preset keeps a file by, else None
         self._hits: dict[str, list[tuple[str, str, bytes]]] = {}
         self._included: dict[str, bool] = {}
+        # (folder, with sub-folders, a kustomization between) -> who reads it whole
+        self._folders: dict[tuple[str, bool, bool], Named | None] = {}
 
     def _reads(self, referrer: str) -> bool:
         """Is `referrer` live: current, or a preset folder's file a live file includes in turn
@@ -102,7 +104,54 @@ class IncludedBy:
                         or self._listed_under_directive(referrer, int(line), text)):
                     return f"{referrer}:{line}", True
                 found = found or (f"{referrer}:{line}", False)
+        if itself and (found is None or not found[1]):  # break-it round 24, #20: its folder read whole
+            return self.folder_naming(rel) or found
         return found
+
+    def folder_naming(self, rel: str) -> Named | None:
+        """Where a live file reads the folder holding `rel` whole, by a directive that reads every
+        file in it (break-it round 24, finding 20): a Flux Kustomization's or an Argo CD
+        Application's `path: ./apps/backup` (and the folders below it), `kubectl apply -f
+        apps/backup/` (`-R`: below too; `-k`), `kustomize build DIR`, ansible.cfg's `inventory =
+        inventories/`, `ansible-playbook -i inventories/`, a kustomization's `resources: [dir/]`."""
+        parts = rel.split("/")
+        maybe: Named | None = None  # read by a file no rule classes: undecided, naming it
+        for depth in range(len(parts) - 1, 0, -1):
+            # a kustomization.yaml from the folder down to the file's: kustomize (Flux, Argo CD, `-k`)
+            # applies what it lists, not the folder: a listed file is an include by name (above)
+            kustomized = any((self.root / "/".join(parts[:d]) / k).is_file()
+                             for d in range(depth, len(parts)) for k in _KUSTOMIZATIONS)
+            key = ("/".join(parts[:depth]), depth < len(parts) - 1, kustomized)
+            if key not in self._folders:  # one answer per folder: a thousand dated notes ask it once
+                self._folders[key] = self._folder_read(rel, parts[:depth], below=key[1],
+                                                       kustomized=kustomized)
+            found = self._folders[key]
+            if found is not None and found[1]:
+                return found
+            maybe = maybe or found
+        return maybe
+
+    def _folder_read(self, rel: str, folder: list[str], *, below: bool, kustomized: bool) -> Named | None:
+        """Where a live (or unclassified) file reads `folder` whole (`below`: with its sub-folders)."""
+        name = folder[-1]
+        maybe: Named | None = None
+        for referrer, line, text in self._grep(name):
+            if referrer == rel:
+                continue
+            live = self._reads(referrer)
+            if not live and not self.unclassified(referrer):
+                continue
+            code = code_end(text)
+            for word in _WORD.finditer(text, 0, code):
+                written = os.fsdecode(word.group()).strip("'\"`,;")
+                if name not in written or not _reads_folder(self.root, referrer, text, word.start(),
+                                                              below=below, kustomized=kustomized):
+                    continue
+                if _is_folder(written, folder, referrer):
+                    if live:
+                        return f"{referrer}:{line}", True
+                    maybe = maybe or (f"{referrer}:{line}", False)
+        return maybe
 
     def _listed_under_directive(self, referrer: str, line: int, text: bytes) -> bool:
         """A YAML list item (`- backup/db.env`) under a directive's key (`env_file:`, `vars_files:`)
@@ -142,6 +191,57 @@ class IncludedBy:
                     hits.append((os.fsdecode(cells[0]), cells[1].decode("ascii", "replace"), cells[2]))
             self._hits[name] = hits
         return self._hits[name]
+
+
+# A directive that reads every file of a folder it names (break-it round 24, finding 20); `path:`
+# only in a Flux Kustomization or an Argo CD Application (elsewhere it is any path).
+_FOLDER_READ = re.compile(
+    rb"(?i)(?:\bkubectl\b.*?\s(?:-f|--filename|-k|--kustomize)(?:[= ]|$)|\bkustomize[ \t]+build\b"
+    rb"|^[ \t]*inventory[ \t]*[=:]|\bansible(?:-playbook|-inventory)?\b.*?\s(?:-i|--inventory)(?:[= ]|$)"
+    rb"|\b(?:resources|bases)[ \t]*:|^[ \t-]*path[ \t]*:)")
+_RECURSIVE = re.compile(rb"\bkubectl\b.*?\s(?:-R|--recursive)\b|^[ \t-]*path[ \t]*:|\bkustomize\b|-k\b")
+_APPLIERS = (b"kustomize.toolkit.fluxcd.io", b"argoproj.io")
+_KUSTOMIZATIONS = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+_KUSTOMIZE = re.compile(rb"(?i)path[ \t]*:|-k\b|--kustomize|kustomize|resources|bases")
+
+
+def _reads_folder(root: Path, referrer: str, text: bytes, at: int, *, below: bool,
+                  kustomized: bool) -> bool:
+    """Does the line `text` of `referrer` read, by a directive before `at`, every file of a folder
+    named there (and of the folders under it, where `below`)? Not kustomize's (`path:`, `-k`,
+    `kustomize build`, `resources:`) where a kustomization file stands in between (`kustomized`)."""
+    found = None
+    for m in _FOLDER_READ.finditer(text, 0, at):
+        found = m
+    if found is None:
+        return False
+    if kustomized and _KUSTOMIZE.search(found.group()):
+        return False
+    if below and _RECURSIVE.search(text, 0, at) is None and b"inventory" not in found.group().lower():
+        return False
+    if re.match(rb"(?i)^[ \t-]*path[ \t]*:", found.group()):
+        try:
+            with open(root / referrer, "rb") as f:
+                head = f.read(_READ)
+        except OSError:
+            return False
+        return any(word in head for word in _APPLIERS)
+    return True
+
+
+def _is_folder(written: str, folder: list[str], referrer: str) -> bool:
+    """Is the path `written` in `referrer` the folder `folder` (read from the referrer's folder or
+    a folder above it, as Flux reads `path:` from the repository's root)?"""
+    word = written.rstrip("/")
+    while word.startswith("./"):
+        word = word[2:]
+    if not word or word.startswith("/") or any(c in word for c in "*?[{$"):
+        return False
+    above = referrer.split("/")[:-1]
+    for keep in range(len(above), -1, -1):
+        if posixpath.normpath(posixpath.join(*above[:keep], word)).split("/") == folder:
+            return True
+    return False
 
 
 # Where a comment starts: a line that opens with `#`, `;` or `//` (nginx, YAML, shell, INI,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from renamer import own_storage, state_locations, state_names
+from renamer import own_storage, state_keys, state_locations, state_names
 from renamer.occurrences import Match
 
 
@@ -39,12 +39,22 @@ def literal_storage_matches(data: bytes, rel: str, matches: list[Match]) -> list
     """`matches` with each old host name that keys state outside the repo held as a `state-name`
     residual (break-it round 23, finding 13; state_locations.py): a path component of a backup
     repository's location, a certificate lineage's name under an ACME client's folder."""
-    if not matches or not any(word in data for word in (*own_storage.LITERALS, *state_locations.LITERALS)):
+    keys = state_keys.might_hold(rel, data)
+    words = (*own_storage.LITERALS, *state_locations.LITERALS)
+    if not matches or not (keys or any(word in data for word in words)):
         return matches
     out = []
     for m in matches:
         what = (state_locations.keyed(rel, data, m.start, m.end)
                 if m.kind == "host" and not m.refused and not m.kept else None)
+        key = (state_keys.keyed(rel, data, m.start, m.end)
+               if keys and what is None and m.kind == "host" and not m.refused and not m.kept else None)
+        if key is not None:  # a backup group, a lineage, a node certificate, a member identity (round 24)
+            m = replace(m, refused=state_names.HELD, note=(
+                f"{key} names {m.old}: the tool keeps that state under the name, and renaming it in the "
+                "text does not move it (the next run opens or creates a new, empty one, or the member "
+                "rejoins as a stranger); move or rename the state with its own tool first (or pin the old "
+                "name on that host), then edit this line and keep it with the inline marker or a keep rule"))
         if what == "lineage":
             m = replace(m, refused=state_names.HELD, note=(
                 f"a certificate lineage kept by its ACME client under the certificate's name ({m.old}): "

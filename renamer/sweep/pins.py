@@ -31,7 +31,17 @@ from renamer import sealed, vcs_status
 from renamer.classify import CURRENT, RECORD
 from renamer.project import LoadedProject
 from renamer.sweep.content import own_bytes, read_content
-from renamer.sweep.digest_words import HOLDS, Dress, algorithms_for, digests, form, key_of, shown, words_in
+from renamer.sweep.digest_words import (
+    HOLDS,
+    Dress,
+    algorithms_for,
+    digest_of,
+    digests,
+    form,
+    key_of,
+    shown,
+    words_in,
+)
 from renamer.sweep.model import RESIDUAL, Edit, FileResult, Reference, ScanResult, apply_edits
 from renamer.sweep.pins_context import Contexts, repo_names, sidecar_of
 
@@ -130,7 +140,9 @@ def _names_algorithm(written: str | None, algorithm: str) -> bool:
     if written is None:
         return True
     name = written.lower().replace("-", "").replace("_", "")
-    return name == algorithm or (algorithm == "blake2b" and name in ("blake2b512", "blake2", "b2"))
+    return (name == algorithm.replace("_", "")
+            or (algorithm == "blake2b" and name in ("blake2b512", "blake2", "b2"))
+            or (algorithm == "blake2b256" and name == "b2256"))
 
 
 def manifest_line(line: str) -> re.Match[str] | None:
@@ -392,8 +404,7 @@ def _settle(hits: Sequence[_Hit], decided: dict[_Hit, tuple[PinStatus, str]], ol
         final = {rel: apply_edits(data, base[rel] + [Edit(h.start, h.end, new[h].encode()) for h in hits
                                                      if h.holder == rel and decided[h][0] == "updated"])
                  for rel, data in old.items()}
-        settled = {hit: hit.dress.write(hashlib.new(hit.algorithm,
-                                                       _own(codecs, hit.target, final[hit.target])).digest())
+        settled = {hit: hit.dress.write(digest_of(hit.algorithm, _own(codecs, hit.target, final[hit.target])))
                    for hit in hits}
         if settled == new:
             break
@@ -478,21 +489,47 @@ def stale_manifest_pins(project: LoadedProject, paths: Sequence[str],
             now = dress.write(bytes.fromhex(hashed[named[0]][algorithm]))
             note = (f"a stale {shown(algorithm, dress)} of {named[0]}, which holds a new value of this move: "
                     f"the file's digest is now {now}; update the line")
+            others = ambiguous(token, tag, holder)
+            if others:  # its length fits several algorithms and nothing on the line or in the name says which
+                alts = ", ".join(f"{shown(a, dress)} {dress.write(bytes.fromhex(hashed[named[0]][a]))}"
+                                 for a in others)
+                note = (f"a stale digest of {named[0]}, which holds a new value of this move; renamer cannot "
+                        f"tell its algorithm (neither the line nor the file's name says; its length fits "
+                        f"{shown(algorithm, dress)} and {', '.join(shown(a, dress) for a in others)}): "
+                        f"the file's {shown(algorithm, dress)} is now {now}, {alts}; update the line with "
+                        "the one its checker computes")
             out.append(Reference(holder, line_no, column, written, now, RESIDUAL, PIN, note,
                                  text))
     return out
 
 
 def manifest_algorithm(token: str, tag: str | None, holder: str) -> str | None:
-    """The algorithm a manifest's digest is of: the one its BSD tag names, else by its length
-    (a 64-byte digest is BLAKE2b in a `B2SUMS` or `*.b2` file, SHA-512 elsewhere)."""
+    """The algorithm a manifest's digest is of: the one its BSD tag names, else by its length and
+    the file's name (a `B2SUMS` or `*.b2` file's is BLAKE2b, a `SHA3SUMS` file's SHA3, of the
+    digest's length), else the one its length fits first (SHA-256, SHA-512): `ambiguous` says
+    when others fit too (break-it round 24, finding 19)."""
     candidates = algorithms_for(token)
     named = [a for a in candidates if tag is not None and _names_algorithm(tag, a)]
     if named:
         return named[0]
-    if len(candidates) > 1 and "b2" in holder.rsplit("/", 1)[-1].lower():
-        return "blake2b"
+    name = holder.rsplit("/", 1)[-1].lower()
+    for word, family in (("b2", "blake2b"), ("blake2", "blake2b"), ("sha3", "sha3_")):
+        if len(candidates) > 1 and word in name:
+            return next((a for a in candidates if a.startswith(family)), candidates[0])
     return candidates[0] if candidates else None
+
+
+def ambiguous(token: str, tag: str | None, holder: str) -> tuple[str, ...]:
+    """The other algorithms a manifest's digest may be of, where neither its tag nor its file's
+    name says (a 32-byte digest in `checksums.txt`: SHA-256, SHA3-256 or BLAKE2b-256)."""
+    candidates = algorithms_for(token)
+    chosen = manifest_algorithm(token, tag, holder)
+    if len(candidates) < 2 or (tag is not None and chosen is not None and _names_algorithm(tag, chosen)):
+        return ()
+    name = holder.rsplit("/", 1)[-1].lower()
+    if any(word in name for word in ("b2", "blake2", "sha3", chosen or "?")):
+        return ()
+    return tuple(a for a in candidates if a != chosen)
 
 
 def with_references(scan: ScanResult, refs: Sequence[Reference]) -> ScanResult:

@@ -27,6 +27,7 @@ from renamer import (
     sealed,
     sealed_scopes,
     state_names,
+    tool_state,
     unit_names,
     vcs_listing,
     vcs_status,
@@ -647,6 +648,12 @@ class FileScanner:
                 new_path = None
                 path_refs = [replace(r, reason=state_names.HELD, note=why)
                              if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
+        if new_path is not None and content.kind == "text" and tool_state.might_hold(data):
+            tool = tool_state.written_by(data)  # `facts/pug` of Ansible's fact cache (round 24, #13)
+            if tool is not None:
+                new_path = None
+                path_refs = [replace(r, reason=state_names.HELD, note=tool)
+                             if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
         if content.kind == "symlink":
             shown = data.decode("utf-8", "replace")
             refs = self._skipped(rel, data, "symlink",
@@ -862,6 +869,11 @@ class FileScanner:
             matches = sealed.held(self.signatures, rel, data, matches)
         if matches and status == CURRENT and ".tfstate" in rel:  # terraform's record of the world: kept as is
             matches = state_held(rel, matches)
+        if matches and status == CURRENT and content.kind == "text" and tool_state.might_hold(data):
+            tool = tool_state.written_by(data)  # Pulumi, Packer, Ansible facts (break-it round 24, #13)
+            if tool is not None:
+                matches = [replace(m, refused=state_names.HELD, note=tool)
+                           if m.refused is None and m.kept is None else m for m in matches]
         # Not UTF-8, and a double-byte encoding reads it otherwise than Latin-1 (sweep/multibyte.py).
         double = (multibyte.readings(data) if (hit or loose_hit) and content.kind == "text"
                   and not data.isascii() else [])

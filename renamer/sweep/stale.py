@@ -16,7 +16,7 @@ from typing import Literal
 
 from renamer.allowlist import Allowlist, Exemption
 from renamer.classify import PathPatterns
-from renamer.sweep.model import KEPT, Reference, ScanResult
+from renamer.sweep.model import KEPT, SKIPPED, Reference, ScanResult
 
 ExemptionKind = Literal["record", "keep"]  # a record class, or a keep rule
 
@@ -29,6 +29,9 @@ class Stale:
     files: int = 0  # files its paths match (none held an old value); 0: matches no file
     # a `key:` rule whose files hold old values it kept none of: why it is stale all the same
     why: str = ""
+    # files it matches that were skipped unread (too large, not decodable...): never asked, so
+    # neither stale nor "kept nothing" (break-it round 24, finding 17); never pruned
+    unread: tuple[str, ...] = ()
 
     @property
     def is_stale(self) -> bool:
@@ -41,6 +44,11 @@ class Stale:
             return "matched nothing"
         if self.why:
             return self.why
+        if self.unread:
+            more = f" (and {len(self.unread) - 1} more)" if len(self.unread) > 1 else ""
+            return (f"not asked this time: {self.unread[0]}{more}, which it matches, was skipped unread "
+                    "(listed under Skipped), so whether it keeps a line there is unknown; kept until the "
+                    "file is read")
         files = f"{self.files} file{'s' if self.files != 1 else ''}"
         return f"kept nothing this time ({files} match, none holds an old value)"
 
@@ -79,7 +87,10 @@ def stale_exemptions(allowlist: Allowlist, refs: list[Reference], paths: Sequenc
             why = (f"stale: its key path `{keys[name]}` stands at none of the old values {holding[0]}"
                    f"{f' (and {len(holding) - 1} more)' if len(holding) > 1 else ''} holds (no such path, a "
                    "file its format cannot parse, or a format with no key paths), so the sweep rewrites them")
-        out.append(Stale(kind, name, source, sum(1 for p in paths if spec.match_file(p)), why))
+        # break-it round 24, finding 17: a file skipped unread (over max_file_size...) was never asked
+        unread = tuple(sorted({r.path for r in refs if r.status == SKIPPED and spec.match_file(r.path)}))
+        out.append(Stale(kind, name, source, sum(1 for p in paths if spec.match_file(p)), why,
+                         () if why else unread))
     return out
 
 

@@ -8,7 +8,7 @@ import hashlib
 
 import pytest
 
-from renamer.sweep.digest_words import NAMES, Dress, from_nix32, key_of, nix32, words
+from renamer.sweep.digest_words import NAMES, Dress, digest_of, from_nix32, key_of, nix32, words
 
 DATA = b"ssh root@ana-ml2\n"
 DRESSES = [
@@ -26,7 +26,7 @@ DRESSES = [
     pytest.param("{}  path/to/file\n", id="manifest"), pytest.param("(`{}`)", id="code-span"),
 ])
 def test_every_algorithm_in_every_padded_dress_is_read_back(algorithm: str, dress: Dress, around: str) -> None:
-    digest = hashlib.new(algorithm, DATA).digest()
+    digest = digest_of(algorithm, DATA)
     written = dress.write(digest)
     text = around.format(written)
     found = [w for w in words(text) if w.key == digest.hex()]
@@ -39,7 +39,7 @@ def test_every_algorithm_in_every_padded_dress_is_read_back(algorithm: str, dres
 
 @pytest.mark.parametrize("algorithm", ["sha1", "sha256", "sha384", "sha512"])
 def test_sri_and_prefixed_unpadded_forms(algorithm: str) -> None:
-    digest = hashlib.new(algorithm, DATA).digest()
+    digest = digest_of(algorithm, DATA)
     sri = f"{algorithm}-{base64.b64encode(digest).decode()}"
     (word,) = words(f'integrity="{sri}"')
     assert word.key == digest.hex() and word.dress.write(digest) == sri and word.dress.kind == "sri"
@@ -81,7 +81,7 @@ def test_look_alikes_are_no_digests(text: str) -> None:
 ])
 @pytest.mark.parametrize("algorithm", ["sha256", "sha384", "sha512"])
 def test_unpadded_base64_where_the_key_says_digest(line: str, algorithm: str) -> None:
-    digest = hashlib.new(algorithm, DATA).digest()
+    digest = digest_of(algorithm, DATA)
     for written in (base64.b64encode(digest).decode().rstrip("="),
                     base64.urlsafe_b64encode(digest).decode().rstrip("=")):
         (word,) = words(line.format(written))

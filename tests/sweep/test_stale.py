@@ -67,3 +67,50 @@ def test_no_warning_without_key_rules_that_miss(repo: Repo, run: Run) -> None:
     done = run(root, "sweep", "--dry-run")
     assert done.exit_code == 0 and "warning: keep rule" not in done.stderr, done.stderr
     assert json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)["dead_keep_rules"] == []
+
+
+SKIPPED_CONFIG = ("version: 1\nrenames:\n  hosts: {pug: wolf}\noptions: {max_file_size: 100}\n"
+                  "allowlist: allow.yaml\n")
+SKIPPED_ALLOW = """\
+version: 1
+current: ['**']
+keep:
+  - {name: backup-target, paths: [legacy.conf], line_contains: old-backup-target, reason: the box knows pug}
+  - {name: wide, paths: ['conf/*.ini'], line_contains: keepme, reason: one of two files skipped}
+  - {name: idle, paths: [quiet.conf], line_contains: x, reason: holds no old value}
+"""
+FILLER = "".join(f"# filler line {i}\n" for i in range(1, 21))
+
+
+def test_round24_a_keep_rule_whose_file_was_skipped_unread_was_never_asked(repo: Repo, run: Run) -> None:
+    """Break-it round 24, finding 17: a keep rule whose file was skipped unread (over max_file_size)
+    read "kept nothing this time (1 file match, none holds an old value)" and `audit --prune --write`
+    removed it; once the file was read the sweep rewrote the kept line. Now it is "not asked this
+    time", never stale, never pruned, in text, markdown and JSON; CRLF and a BOM file alike."""
+    files: dict[str, str | bytes] = {
+        "legacy.conf": "backup = pug  # old-backup-target\n" + FILLER,
+        "conf/a.ini": b"\xef\xbb\xbfhost = pug ; keepme\r\n" + FILLER.replace("\n", "\r\n").encode(),
+        "conf/b.ini": "x = 1\n", "quiet.conf": "nothing\n"}
+    root = repo(files, config=SKIPPED_CONFIG, allowlist=SKIPPED_ALLOW)
+    done = run(root, "audit")
+    assert "legacy.conf:1:0  pug  too-large" in done.stdout, done.stdout
+    unasked = done.stdout.split("Not asked this time (a file it matches skipped unread): 2\n")[1]
+    assert "  keep backup-target (allow.yaml): not asked this time: legacy.conf, which it matches, was " \
+           "skipped unread" in unasked, done.stdout
+    assert "  keep wide (allow.yaml): not asked this time: conf/a.ini" in unasked, done.stdout
+    assert "backup-target" not in done.stdout.split("Kept nothing this time")[1], done.stdout
+    assert "Stale exemptions: 0\n" in done.stdout
+    listed = {s["name"]: s for s in json.loads(run(root, "audit", "--format", "json").stdout)["stale_exemptions"]}
+    assert listed["backup-target"]["unread"] == ["legacy.conf"] and not listed["backup-target"]["stale"]
+    assert "unread" not in listed["idle"], listed
+    assert "not asked this time" in run(root, "audit", "--format", "markdown").stdout
+    pruned = run(root, "audit", "--prune", "--write")
+    assert pruned.exit_code == 0, pruned.stderr
+    assert "removed keep rule idle" in pruned.stdout and "keep rule backup-target" not in pruned.stdout, pruned.stdout
+    allow = (root / "allow.yaml").read_text()
+    assert "backup-target" in allow and "wide" in allow and "idle" not in allow, allow
+    (root / "renamer.yaml").write_text(SKIPPED_CONFIG.replace("max_file_size: 100", "max_file_size: 1MiB"))
+    written = run(root, "sweep", "--commit")
+    assert written.exit_code == 0, written.stdout + written.stderr
+    assert (root / "legacy.conf").read_text().splitlines()[0] == "backup = pug  # old-backup-target"
+    assert (root / "conf/a.ini").read_bytes().startswith(b"\xef\xbb\xbfhost = pug ; keepme\r\n")

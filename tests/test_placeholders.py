@@ -4,7 +4,10 @@ sweep's residual is tests/cli/test_placeholders_over_old_values.py's)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from renamer import work
 from renamer.placeholders import Placeholders
 
 OLDS = {"web01": "app01", "10.0.0.70": "10.0.1.90", "db01.lab.example": "pg01.lab.example",
@@ -49,3 +52,37 @@ def test_a_placeholder_covering_the_new_value_too_needs_no_decision() -> None:
     olds = {"web01": "web02", "10.0.0.70": "10.0.0.75", "node12": "node7"}
     assert _found("web0X, web0<n>, 10.0.0.7x, node1N, nodeNN, node<n>", olds) == [
         ("node1N", "node12"), ("nodeNN", "node12")]
+
+
+def test_only_the_places_where_every_stem_begins_are_looked_at() -> None:
+    """Issue 30: a repo on 10/8 holds `10.` on nearly every line; the stems of 10.0.0.70 and
+    10.0.0.170 all begin `10.0.0.`, and only the places that stands are looked at (the reader
+    looked at every `10.`: 700,000 places in 2,000 files of the dense shape)."""
+    data = b"".join(b"route 10.%d.1.9 via 10.9.8.7\n" % i for i in range(500)) + b"the 10.0.0.7x block\n"
+    before = work.COUNTS.copy()
+    found = Placeholders(OLDS, OLDS).find(data)
+    assert [(data[s:e], old) for s, e, old in found] == [(b"10.0.0.7x", "10.0.0.70")]
+    assert data.count(b"10.") > 1000
+    assert work.since(before)["placeholder positions"] == data.count(b"10.0.0.") == 1
+
+
+_PIECES = ["web0", "web", "10.0.0.", "10.0.0.1", "10.0.0.17", "1", "7", "X", "x", "N", "#", "<n>", "{i}",
+           "db0", ".lab", ".", "-", "_", " ", "\n", "(", "10.", "node1", "nodeN", "a"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=40))
+def test_looking_where_every_stem_begins_finds_what_looking_at_each_head_did(pieces: list[str]) -> None:
+    """The answer is the one of the reader that looked at every place a stem's first three
+    characters stand (its stems grouped by those alone), on text made of stems, placeholders,
+    heads and separators."""
+    data = "".join(pieces).encode()
+    placeholders = Placeholders(OLDS, OLDS)
+    by_head = Placeholders(OLDS, OLDS)
+    heads: dict[bytes, dict[bytes, list[tuple[str, int]]]] = {}
+    for stems in placeholders._by_head.values():
+        for stem, olds in stems.items():
+            heads.setdefault(stem[:3], {})[stem] = olds
+    by_head._by_head = heads
+    assert placeholders._by_head.keys() != heads.keys()  # the prefixes are longer than the heads
+    assert placeholders.find(data) == by_head.find(data)

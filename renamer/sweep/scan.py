@@ -809,7 +809,7 @@ class FileScanner:
                              if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
         if hidden_names:  # old values only its decoded bytes spell: residuals, never rewritten
             matches = decoded_names.decoded_matches(data, matches, self.matcher.hosts, self.matcher.addresses)
-        if matches and status == CURRENT and content.kind == "text" and name_limits.might_hold(data):
+        if matches and status == CURRENT and content.kind == "text" and name_limits.might_hold(data, matches):
             matches = name_limits.limited(rel, data, matches)  # `netbios name = fs01`: 15 characters (#14)
         if matches and status == CURRENT and content.kind == "text":  # a sops file, a signed text (sealed.py)
             matches = sealed.held(self.signatures, rel, data, matches)

@@ -33,6 +33,8 @@ _TOKEN = re.compile(rb"[A-Za-z0-9_.#-]*(?:" + _BRACKETED + rb")?")
 _BRACKET = re.compile(_BRACKETED)
 # After the placeholder: no name character, no interpolation (`web0#{n}`), no `.5` of an address.
 _RIGHT = re.compile(rb"(?![A-Za-z0-9_{(])(?!\.[0-9])")
+# A placeholder's first byte: a run of one of `XN#xn`, or a bracketed word's opening.
+_FIRST = frozenset(bytes([byte]) for byte in b"XN#xn<{")
 
 
 class Placeholders:
@@ -51,6 +53,8 @@ class Placeholders:
         # every stem of a group starts with its longest common prefix: a token over one of them
         # starts where that prefix stands, so only those places are looked at
         self._by_head = {_common_prefix(stems): stems for stems in by_head.values()}
+        self._lengths = {prefix: sorted({len(stem) for stem in stems})
+                         for prefix, stems in self._by_head.items()}
         self._news = dict(news or {})
 
     def find(self, data: bytes) -> list[tuple[int, int, str]]:
@@ -61,9 +65,13 @@ class Placeholders:
         looked = 0
         for head, stems in self._by_head.items():
             at = data.find(head)
+            lengths = self._lengths[head]
             while at >= 0:
                 looked += 1
-                if not (at and data[at - 1] in _NAME_LEFT):
+                # a placeholder starts right after one of the stems (`pve2`, `pve-b2` under `pve`: none)
+                if not (at and data[at - 1] in _NAME_LEFT) and any(
+                        data[at + size:at + size + 1] in _FIRST and data[at:at + size] in stems
+                        for size in lengths):
                     token = _TOKEN.match(data, at).group()  # type: ignore[union-attr]
                     # the whole token (`10.0.0.7x`), and each label before a dot (`web0X` of `web0X.lab`)
                     ends = {len(token), *(i for i in range(len(token)) if token[i:i + 1] == b".")}

@@ -709,7 +709,8 @@ class FileScanner:
                 if self.matcher.may_hold("own storage", data):
                     matches = own_storage_matches(data, rel, matches, self.matcher.hosts)
                 if status == CURRENT:  # `.../restic/pug`, `/etc/letsencrypt/live/pug.ana.lan/`: spelled
-                    matches = literal_storage_matches(data, rel, matches)
+                    matches = literal_storage_matches(data, rel, matches,
+                                                      backups=not self.matcher.rules_out("own storage", data))
                 # `include "fqdn" "pug"` of a define in another template of the chart making `{{ . }}.ana.lan`
                 matches = helm_call_matches(self.project.root, data, rel, matches, self.matcher.hosts)
                 # `fqdn("pug")` of a macro, def or shell function another file defines (`{{ h }}.ana.lan`)

@@ -373,6 +373,9 @@ class Matcher:
                   ("number addresses", self.numbers.literals),
                   # `server_name ~...`, `LIKE '...'`: the pattern probe reads them (declared_patterns.py)
                   ("declared patterns", declared_patterns.LITERALS if self._pattern_starts else ()),
+                  # what the pattern probe's prefilters for declared patterns, dialects and prefix
+                  # tests ask (find_patterns is told where none stands: _patterns)
+                  ("pattern words", declared_patterns.WORDS if self._pattern_starts else ()),
                   # a Secret's `data:`, cloud-init `encoding: b64`: read decoded (base64_values.py)
                   ("base64 values", base64_values.LITERALS))
         return tuple((name, tuple(literals)) for name, literals in groups if literals)
@@ -509,7 +512,8 @@ class Matcher:
         """find_patterns, asked once per file: the first pass's answer is the full scan's."""
         if data is not self._patterns_of:
             self._patterns_of = data
-            found = find_patterns(data, self._pattern_olds, self._pattern_starts, self._pattern_news)
+            found = find_patterns(data, self._pattern_olds, self._pattern_starts, self._pattern_news,
+                                  declared=not self.rules_out("pattern words", data))
             placed = [PatternHit(start, end, old) for start, end, old in self._placeholders.find(data)]
             self._patterns_found = ([*found, *(p for p in placed if not any(
                 h.start < p.end and p.start < h.end for h in found))] if placed else found)

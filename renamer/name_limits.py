@@ -25,7 +25,7 @@ The places (each its own syntax, so no other file's `Name=` or `name` is read):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from renamer.occurrences import Match
@@ -95,8 +95,22 @@ _WORDS = re.compile(rb"(?i)netbios|computer[_-]?name|-computer|renamecomputer|\b
 _WORD = re.compile(rb"[^\s,]+")
 
 
-def might_hold(data: bytes) -> bool:
-    return _WORDS.search(data) is not None
+def might_hold(data: bytes, matches: Sequence[Match] | None = None) -> bool:
+    """Can `data` hold a limited place? With `matches`: one holding an open match, asked on the
+    lines those stand on only (every place is one line: its word, its value), so a file with a
+    few matches is not searched whole (issue 30: 0.4 ms a file, half the files of a homelab repo)."""
+    if matches is None:
+        return _WORDS.search(data) is not None
+    searched: set[int] = set()  # the lines' starts
+    for m in matches:
+        start = data.rfind(b"\n", 0, m.start) + 1
+        if m.refused is not None or m.kept is not None or start in searched:
+            continue
+        searched.add(start)
+        end = data.find(b"\n", m.end)
+        if _WORDS.search(data, start, len(data) if end < 0 else end) is not None:
+            return True
+    return False
 
 
 def limited(rel: str, data: bytes, matches: list[Match]) -> list[Match]:

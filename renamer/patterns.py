@@ -81,7 +81,7 @@ def fragments(olds: list[str]) -> tuple[bytes, ...]:
 
 
 def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...],
-                  news: Mapping[str, str] | None = None) -> list[PatternHit]:
+                  news: Mapping[str, str] | None = None, *, declared: bool = True) -> list[PatternHit]:
     """Regex-ish runs in `data` that match an old value in full, in file order. `news` (old ->
     new): a run that matches the new value as well needs no decision and is left out: the
     pattern covers the machine before the move and after it (`host: '10.*.*.*'`, ssh's
@@ -90,18 +90,22 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...],
     Only the starts near regex syntax are looked at: a candidate token holds a meta character
     and reaches at most _MAX_TOKEN bytes either side of its start, so a start farther than that
     from every meta match can make no candidate. A file on a 10/8 network holds `10.` on most
-    lines and a meta character on few: the work follows the metas, not the starts."""
+    lines and a meta character on few: the work follows the metas, not the starts.
+
+    `declared`: False where the caller knows `data` holds none of declared_patterns.WORDS in any
+    case (the native first pass's answer), so declared_patterns.might_hold would say no."""
     if not any(s in data for s in starts):
         # A pattern a format declares caseless (`(?i)WEB01\\.lab`, nginx `~*^WEB01`, HAProxy `-i`) or
         # in a dialect spelling no start (Lua's `10%.0`): asked where a start stands in any case.
-        if not pattern_dialects.might_be_caseless(data) or not declared_patterns.might_hold(data):
+        if not (declared and pattern_dialects.might_be_caseless(data) and declared_patterns.might_hold(data)):
             return []
         lowered = data.lower()
         if not any(s.lower() in lowered for s in starts):
             return []
         return _declared(data, olds, news)
     out = _alternations(data, olds, starts, news) if b"|" in data and b"(" in data else []
-    out = _with_declared(out, _declared(data, olds, news)) if declared_patterns.might_hold(data) else out
+    if declared and declared_patterns.might_hold(data):
+        out = _with_declared(out, _declared(data, olds, news))
     if not any(sign in data for sign in _META_SIGNS):
         return out
     runs = token_runs(data)

@@ -20,7 +20,11 @@ from collections.abc import Iterator
 # IPv6 address, so it may follow another tag, sendmail's `Connect:IPv6:`), found from that letter and
 # then taken back to the word's start; or an APL family number (`2`, `!2`), after no colon.
 _WORD = re.compile(rb"[G-Zg-z_][0-9A-Za-z_-]*:(?=[0-9A-Fa-f]{0,4}:)")
-_NUMBER = re.compile(rb"(?<![A-Za-z0-9_.:/-])!?[12]:(?=[0-9A-Fa-f]{0,4}:)")
+# (The family number is found by its own bytes, which re looks for at C speed, and the byte before it
+# tested here: a search starting with the lookbehind tried it at every byte, 0.13 ms a file of an
+# IPv6-heavy repo. `!` is no byte of _NOT_AFTER, so `!2:` ends where `2:` does.)
+_NUMBER = re.compile(rb"[12]:(?=[0-9A-Fa-f]{0,4}:)")
+_NOT_AFTER = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:/-")
 _IN_WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _NOT_BEFORE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-")
 
@@ -30,7 +34,8 @@ def starts(data: bytes) -> Iterator[tuple[int, bool]]:
     is an APL family number (whose address must have a `/LENGTH` after it)."""
     if b":" not in data:
         return
-    found = [(x.end(), True) for x in _NUMBER.finditer(data)]
+    found = [(x.end(), True) for x in _NUMBER.finditer(data)
+             if not (x.start() and data[x.start() - 1] in _NOT_AFTER)]
     for x in _WORD.finditer(data):
         begin = x.start()
         while begin > 0 and data[begin - 1] in _IN_WORD:

@@ -4,8 +4,11 @@ patterns.py's reading of it (the CLI test, tests/cli/test_declared_patterns.py, 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from renamer import declared_patterns
+from renamer.declared_patterns import WORDS, might_hold
 from renamer.patterns import domain_tail, extglob_regex, find_patterns, fragments
 
 OLDS = ["web01", "10.0.0.70"]
@@ -64,3 +67,21 @@ def test_the_grammars_translate() -> None:
     assert domain_tail("web0[12]\\.lab\\.example", regex=True) == ".lab.example"
     assert domain_tail("web0?.lab", regex=False) == ".lab"
     assert domain_tail("web0[1-3]", regex=True) == ""
+
+
+_SPELLED = ["server_name", "location", "$host", "=~", "~", "_reg(", "-m reg", "RewriteCond", "LIKE '", "like \"",
+            "SIMILAR TO", "similar to", "}}", "${", "match(", "find(", "grep", "search(", "startswith(", "(?i)",
+            " -i ", "[!", "[[:", "with", "prefix", "include", "contain", "index", "strstr", "strpos", "instr",
+            "' in ", '" in ', "' not in ", '" not in ', "WITH", "Prefix", "FIND", "IndexOf", "InStr", "Reg",
+            "IKE ", "imilar To", "x", " ", "'", '"', "(", "\n"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_SPELLED) | st.text(max_size=2), max_size=12))
+def test_a_file_holding_no_word_in_any_case_holds_no_declared_pattern(pieces: list[str]) -> None:
+    """WORDS, read in any case, cover every literal might_hold asks (its own, pattern_dialects' and
+    prefix_tests'): the native first pass asks them once, and where none stands might_hold is not
+    asked (issue 30)."""
+    data = "".join(pieces).encode("utf-8", "surrogateescape")
+    if might_hold(data):
+        assert any(word in data.lower() for word in WORDS)

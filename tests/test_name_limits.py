@@ -3,9 +3,13 @@ inside replaced (pure logic; the sweep's refusal is tests/cli/test_name_limits.p
 
 from __future__ import annotations
 
-import pytest
+from dataclasses import replace
 
-from renamer.name_limits import LIMIT, limited
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from renamer.name_limits import LIMIT, limited, might_hold
 from renamer.occurrences import Match
 
 
@@ -80,3 +84,38 @@ def test_an_occurrence_refused_already_keeps_its_reason() -> None:
     data = b"netbios name = fs01\n"
     kept = [Match(15, 19, "fs01", "fileserver-primary-01", "host", refused="pattern")]
     assert limited("smb.conf", data, kept) == kept
+
+
+def test_only_the_lines_of_open_matches_are_asked_for_a_limited_place() -> None:
+    """Issue 30: the test for a limited place searched every file holding a match whole (0.4 ms
+    a file); every place is one line, so the lines of the open matches answer for the file."""
+    data = b"[global]\n   netbios name = files\n" + b"# fs01 serves the share\n" * 2000
+    matches = _hits(data, "fs01", "fileserver-primary-01")
+    assert might_hold(data) and not might_hold(data, matches)
+    assert limited("smb.conf", data, matches) == matches  # nothing there to refuse
+    on_its_line = b"# fs01\r\nnetbios name = fs01\r\n"
+    hits = _hits(on_its_line, "fs01", "fileserver-primary-01")
+    assert might_hold(on_its_line, hits) and not might_hold(on_its_line, hits[:1])
+    refused = [replace(m, refused="pattern") for m in hits]
+    assert not might_hold(on_its_line, refused)  # a refused or kept match is no open one
+
+
+_LINES = ["netbios name = fs01", "NetBIOS aliases = a fs01", "<ComputerName>fs01</ComputerName>",
+          "Rename-Computer -NewName fs01", "netdom renamecomputer x /newname:fs01", "Name=fs01",
+          "set-name: fs01", "interface-name=fs01", "iface fs01 inet static", "auto lo fs01",
+          "ip link add name br-fs01", "ip link set eth0 name fs01", "host: fs01", "# fs01",
+          "netbios name = files", "auto eth0", "", "fs01 fs01"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_LINES), max_size=12), st.sampled_from(["\n", "\r\n"]),
+       st.sampled_from(["smb.conf", "br.netdev", "network/interfaces", "up.sh"]))
+def test_where_no_line_of_a_match_holds_a_place_nothing_is_refused(lines: list[str], newline: str,
+                                                                   rel: str) -> None:
+    """might_hold(data, matches) is False only where limited() leaves every match as it was."""
+    data = newline.join(lines).encode()
+    matches = _hits(data, "fs01", "fileserver-primary-01")
+    if not might_hold(data, matches):
+        assert limited(rel, data, matches) == matches
+    if might_hold(data, matches):
+        assert might_hold(data)

@@ -3,7 +3,11 @@ findings 07 and 23). End to end: tests/cli/test_prefix_ipv6_t29.py."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from renamer import tagged_v6
 
@@ -29,3 +33,19 @@ from renamer import tagged_v6
 def test_the_places_after_a_tag(text: str, found: list[tuple[str, bool]]) -> None:
     data = text.encode()
     assert [(data[:pos].decode(), numbered) for pos, numbered in tagged_v6.starts(data)] == found
+
+
+# The APL family number as it was found: one search whose lookbehind was tried at every byte.
+_NUMBER_AS_IT_WAS = re.compile(rb"(?<![A-Za-z0-9_.:/-])!?[12]:(?=[0-9A-Fa-f]{0,4}:)")
+_PIECES = ["2:", "!2:", "1:", "!1:", "3:", "2001:db8::1", "2001:db8:a:2:", "::", ":", "!", "a", "ip6:", "x",
+           ".", "/", "-", "_", " ", "\n", "db8", "10.0.48.0/24", "APL ", "2:2:", "!!2:"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=20))
+def test_the_family_numbers_are_where_the_search_of_every_byte_found_them(pieces: list[str]) -> None:
+    """Issue 30: the family number is found by its bytes and the byte before it tested in Python;
+    the places are those of the search that tried its lookbehind at every byte."""
+    data = "".join(pieces).encode()
+    numbered = [pos for pos, number in tagged_v6.starts(data) if number]
+    assert numbered == sorted(x.end() for x in _NUMBER_AS_IT_WAS.finditer(data)) if b":" in data else not numbered

@@ -35,13 +35,19 @@ def own_storage_matches(data: bytes, rel: str, matches: list[Match],
     return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
 
-def literal_storage_matches(data: bytes, rel: str, matches: list[Match]) -> list[Match]:
+def literal_storage_matches(data: bytes, rel: str, matches: list[Match], *,
+                            backups: bool = True) -> list[Match]:
     """`matches` with each old host name that keys state outside the repo held as a `state-name`
     residual (break-it round 23, finding 13; state_locations.py): a path component of a backup
-    repository's location, a certificate lineage's name under an ACME client's folder."""
+    repository's location, a certificate lineage's name under an ACME client's folder, a name a
+    tool keys its state by (state_keys.py). `backups`: False where the caller knows `data` holds none
+    of own_storage.LITERALS (the native pass's answer: Matcher.rules_out), so only the other words
+    are looked for."""
+    if not any(m.kind == "host" and not m.refused and not m.kept for m in matches):
+        return matches  # (only a host name open to rewriting is read)
     keys = state_keys.might_hold(rel, data)
-    words = (*own_storage.LITERALS, *state_locations.LITERALS)
-    if not matches or not (keys or any(word in data for word in words)):
+    if not (keys or any(word in data for word in state_locations.LITERALS)
+            or (backups and any(word in data for word in own_storage.LITERALS))):
         return matches
     out = []
     for m in matches:

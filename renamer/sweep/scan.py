@@ -755,7 +755,8 @@ class FileScanner:
                 if self.matcher.may_hold("own storage", data):
                     matches = own_storage_matches(data, rel, matches, self.matcher.hosts)
                 if status == CURRENT:  # `.../restic/pug`, `/etc/letsencrypt/live/pug.ana.lan/`: spelled
-                    matches = literal_storage_matches(data, rel, matches)
+                    matches = literal_storage_matches(data, rel, matches,
+                                                      backups=not self.matcher.rules_out("own storage", data))
                 # `include "fqdn" "pug"` of a define in another template of the chart making `{{ . }}.ana.lan`
                 matches = helm_call_matches(self.project.root, data, rel, matches, self.matcher.hosts)
                 # `fqdn("pug")` of a macro, def or shell function another file defines (`{{ h }}.ana.lan`)
@@ -863,7 +864,7 @@ class FileScanner:
                              if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
         if hidden_names:  # old values only its decoded bytes spell: residuals, never rewritten
             matches = decoded_names.decoded_matches(data, matches, self.matcher.hosts, self.matcher.addresses)
-        if matches and status == CURRENT and content.kind == "text" and name_limits.might_hold(data):
+        if matches and status == CURRENT and content.kind == "text" and name_limits.might_hold(data, matches):
             matches = name_limits.limited(rel, data, matches)  # `netbios name = fs01`: 15 characters (#14)
         if matches and status == CURRENT and content.kind == "text":  # a sops file, a signed text (sealed.py)
             matches = sealed.held(self.signatures, rel, data, matches)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from renamer import patterns
+from renamer import declared_patterns, patterns
 from renamer.decoded import might_decode, might_hold_break, might_join_default, might_join_quotes, might_split
 from renamer.escapes import might_escape
 from renamer.near_miss import fold_and_bare
@@ -271,3 +271,34 @@ def test_rules_out_answers_only_for_the_bytes_the_native_pass_saw(tmp_path: Path
     assert not matcher.rules_out("number addresses", bytes(bytearray(plain)))  # other bytes: not answered
     _noted(gate, project, number)
     assert not matcher.rules_out("number addresses", number) and matcher.numbers.holds_literal(number)
+
+
+# What the three prefilters of declared patterns, dialects and prefix tests ask, in other cases too,
+# and a pattern around an old value's start beside them.
+WORDS = ["server_name ~", "location ~*", "if ($host ~", "=~", "hdr_reg(host)", "-m reg", "RewriteCond",
+         "WHERE h LIKE '", "like \"", "SIMILAR TO '", "}}", "{{", "${", "MATCH(", "string.find(", "grep -i '",
+         "re.search(", "startswith(", "StartsWith(", "(?i)", " -i ", "[!", "[[:digit:]]", "With", "PREFIX",
+         "Includes(", "contains(", "indexOf(", "STRSTR(", "strpos(", "InStr(", "' in ", '" not in ', "~", "REG",
+         "ike ", "imilar to", "%.", "~*", "'", '"', "(", ")"]
+with_words = st.lists(st.sampled_from(PIECES + WORDS) | st.text(max_size=3), max_size=24).map(
+    lambda parts: "".join(parts).encode("utf-8", "surrogateescape"))
+
+
+@SETTINGS
+@given(data=with_words)
+@example(data=b"server_name ~^ana-ml\\d$;")
+@example(data=b"if h.STARTSWITH('ana-ml'):")
+def test_the_pattern_probe_told_no_pattern_word_stands_answers_as_it_did(project: LoadedProject,
+                                                                         data: bytes) -> None:
+    """Issue 30: where the native pass rules the "pattern words" group out (none of
+    declared_patterns.WORDS in any case), find_patterns skips its prefilters for declared patterns,
+    dialects and prefix tests (14 `in` tests and a lower-cased copy of each file): sound only where
+    they would have said no, so the probe's answer is the one it gives unaided."""
+    matcher = project.matcher
+    _noted(_gate(project, loose=True), project, data)
+    ruled_out = matcher.rules_out("pattern words", data)
+    if ruled_out:
+        assert not declared_patterns.might_hold(data)
+    olds, starts, news = matcher._pattern_olds, matcher._pattern_starts, matcher._pattern_news
+    assert patterns.find_patterns(data, olds, starts, news, declared=not ruled_out) == \
+        patterns.find_patterns(data, olds, starts, news)

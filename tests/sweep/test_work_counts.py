@@ -27,6 +27,9 @@ BOUNDS = json.loads((HERE / "work_bounds.json").read_text())
 WHAT = {
     "full scans": "files the first pass could not reject, scanned in full",
     "pattern positions": "fragment positions the pattern probe looked at (patterns.py)",
+    "placeholder positions": "tokens the placeholder reader read (placeholders.py): where one of an old value's "
+                             "stems stands before a placeholder's first byte (`10.250.50.5x`), not at every `10.` "
+                             "of a file on 10/8",
     "loose positions": "positions the loose pass tried its regex at (near_miss.py)",
     "python parses": "Python files parsed for the roles of their matches",
     "key path parses": "files parsed for YAML/JSON/TOML key paths",

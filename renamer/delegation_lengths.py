@@ -63,14 +63,14 @@ _DIBBLER_POOL = re.compile(rb"(?m)^[ \t]*pd-pool[ \t]+" + _CIDR6)
 _DIBBLER_CLASS = re.compile(rb"(?<![A-Za-z0-9_-])pd-class[ \t]*\{")
 
 
-def _network(text: bytes) -> IPNetwork | None:
+def network_of(text: bytes) -> IPNetwork | None:
     try:
         return ipaddress.ip_network(text.decode("ascii"), strict=False)
     except ValueError:
         return None
 
 
-def _named(net: IPNetwork | None, moves: Sequence[PrefixMove]) -> tuple[PrefixMove, bool] | None:
+def named_move(net: IPNetwork | None, moves: Sequence[PrefixMove]) -> tuple[PrefixMove, bool] | None:
     """The resized move whose old network `net` is (False), or whose new network it is (True)."""
     for move in moves:
         if net is None or not move.resized or net.version != move.old.version:
@@ -158,19 +158,19 @@ def _vendor_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit
     if b"address-assignment" in data:
         for x in _JUNOS_SET_LENGTH.finditer(data):
             pools = list(re.finditer(_JUNOS_SET_PREFIX % re.escape(x.group(1)), data))
-            found = _named(_network(pools[0].group(1)), moves) if len(pools) == 1 else None
+            found = named_move(network_of(pools[0].group(1)), moves) if len(pools) == 1 else None
             if found is not None:
                 yield from _judge(data, x, pools[0], found, "JunOS's address-assignment range prefix-length",
                                   group=2)
         for x in _JUNOS_LENGTH.finditer(data):
             block = _block(data, x.start(), _JUNOS_POOL)
             pools = list(_JUNOS_PREFIX.finditer(data, *block)) if block is not None else []
-            found = _named(_network(pools[0].group(1)), moves) if len(pools) == 1 else None
+            found = named_move(network_of(pools[0].group(1)), moves) if len(pools) == 1 else None
             if found is not None:
                 yield from _judge(data, x, pools[0], found, "JunOS's address-assignment range prefix-length")
     if b"local" in data and b"ASA Version" not in data:
         for x in _IOS_POOL.finditer(data):
-            found = _named(_network(x.group(1)), moves)
+            found = named_move(network_of(x.group(1)), moves)
             if found is not None and int(x.group(2)) >= found[0].old.prefixlen:  # else an ASA's count
                 yield from _judge(data, x, x, found, "Cisco IOS's ipv6 local pool assigned length", group=2)
     if b"pd-length" in data:
@@ -178,7 +178,7 @@ def _vendor_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit
             block = _block(data, x.start(), _DIBBLER_CLASS)
             pools = list(_DIBBLER_POOL.finditer(data, *block)) if block is not None else []
             for pool in pools:
-                found = _named(_network(pool.group(1)), moves)
+                found = named_move(network_of(pool.group(1)), moves)
                 if found is not None:
                     yield from _judge(data, x, pool, found, "dibbler's pd-class pd-length")
 
@@ -190,16 +190,16 @@ def delegation_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[Length
     if b"prefix-length" in data:
         for x in _ROS_LENGTH.finditer(data):
             pool = _ROS_PREFIX.search(data, *_line(data, x.start()))
-            found = _named(_network(pool.group(1)), moves) if pool is not None else None
+            found = named_move(network_of(pool.group(1)), moves) if pool is not None else None
             if pool is not None and found is not None:
                 yield from _judge(data, x, pool, found, "RouterOS's pool prefix-length")
         for x in _VYOS_LENGTH.finditer(data):
             pool = _vyos_subnet(data, *_line(data, x.start()))
-            found = _named(_network(pool.group(1)), moves) if pool is not None else None
+            found = named_move(network_of(pool.group(1)), moves) if pool is not None else None
             if pool is not None and found is not None:
                 yield from _judge(data, x, pool, found, "VyOS's prefix-delegation prefix-length")
     if b"ip6assign" in data:
-        pools = [(p, f) for p in _UCI_POOL.finditer(data) if (f := _named(_network(p.group(1)), moves))]
+        pools = [(p, f) for p in _UCI_POOL.finditer(data) if (f := named_move(network_of(p.group(1)), moves))]
         for x in _IP6ASSIGN.finditer(data):
             for pool, found in pools:
                 yield from _judge(data, x, pool, found, "OpenWrt's ip6assign")

@@ -29,11 +29,10 @@ than the old pool means something this module does not know: no hit.
 from __future__ import annotations
 
 import bisect
-import ipaddress
 import re
 from collections.abc import Iterator, Sequence
 
-from renamer.names import IPNetwork
+from renamer.delegation_lengths import named_move, network_of
 from renamer.prefix_moves import LengthHit, PrefixMove
 
 TOOL = "tool-refuses"  # as prefix_pools.TOOL
@@ -164,25 +163,6 @@ def _entries(data: bytes, pos: int, brackets: list[Span], starts: list[int]) -> 
     return sorted(around, key=lambda span: span[1] - span[0])
 
 
-def _network(text: bytes) -> IPNetwork | None:
-    try:
-        return ipaddress.ip_network(text.decode("ascii"), strict=False)
-    except ValueError:
-        return None
-
-
-def _named(net: IPNetwork | None, moves: Sequence[PrefixMove]) -> tuple[PrefixMove, bool] | None:
-    """The resized move whose old network `net` is (False), or whose new network it is (True)."""
-    for move in moves:
-        if net is None or not move.resized or net.version != move.old.version:
-            continue
-        if net == move.old:
-            return move, False
-        if net == move.new:
-            return move, True
-    return None
-
-
 def tied_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
     """Each length of `_RULES` tied to a resized pool of its entry (module doc)."""
     if not any(w in data for w in _WORDS):
@@ -195,7 +175,7 @@ def tied_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
         index = next(i for i, r in enumerate(_RULES) if re.fullmatch(r[0], x.group(1)))
         rule, pools = _RULES[index], _POOLS[index]
         if index not in live:  # a file of many `size:` keys and no moved pool costs one search
-            live[index] = any(_named(_network(p.group(1)), moves) for p in pools.finditer(data))
+            live[index] = any(named_move(network_of(p.group(1)), moves) for p in pools.finditer(data))
         if not live[index]:
             continue
         if data[_line(data, x.start())[0]:x.start()].lstrip().startswith((b"#", b"//")):
@@ -213,8 +193,8 @@ def tied_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
             if named:
                 break
         for pool in named:
-            net = _network(pool.group(1))
-            found = _named(net, moves)
+            net = network_of(pool.group(1))
+            found = named_move(net, moves)
             if net is None or found is None or number > net.max_prefixlen:
                 continue
             move, after = found

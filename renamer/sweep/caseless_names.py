@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from renamer.occurrences import Match
-from renamer.sweep.resolved_case import REASON
+from renamer.sweep.resolved_case import REASON, other_case
 
 # What stands right before a caselessly read name.
 _BEFORE = re.compile(
@@ -46,25 +46,18 @@ def _bounded(data: bytes, start: int, end: int) -> bool:
 def caseless_matches(data: bytes, matches: list[Match], hosts: list[tuple[str, str]]) -> list[Match]:
     """`matches` with each old name spelled in another case where SMB, Windows, LDAP or mail reads
     it caselessly added as a residual `dns-case`."""
-    lowered = data.lower()
     added: list[Match] = []
-    for old, new in sorted(hosts, key=lambda pair: len(pair[0]), reverse=True):
-        needle = old.lower().encode()
-        at = lowered.find(needle)
-        while at >= 0:
-            end = at + len(needle)
-            spelled = data[at:end]
-            line_start = data.rfind(b"\n", 0, at) + 1
-            head = data[max(line_start, at - 300):at]
-            if (spelled != old.encode() and _bounded(data, at, end) and _BEFORE.search(head) is not None
-                    and not any(m.start < end and at < m.end and m.refused is not None for m in added)
-                    and not any(m.start < end and at < m.end and m.old == spelled.decode("ascii", "replace")
-                                for m in matches)):
-                text = spelled.decode("ascii", "replace")
-                note = (f"{text} is {old} (renamed {new}) in another case, where SMB, Windows, LDAP or mail "
-                        "compares names in any case (a UNC path, -ComputerName, a DN, a mail domain)")
-                added.append(Match(at, end, text, new, "host", refused=REASON, note=note))
-            at = lowered.find(needle, end)
+    for at, end, spelled, old, new in other_case(data, hosts):
+        line_start = data.rfind(b"\n", 0, at) + 1
+        head = data[max(line_start, at - 300):at]
+        if (_bounded(data, at, end) and _BEFORE.search(head) is not None
+                and not any(m.start < end and at < m.end and m.refused is not None for m in added)
+                and not any(m.start < end and at < m.end and m.old == spelled.decode("ascii", "replace")
+                            for m in matches)):
+            text = spelled.decode("ascii", "replace")
+            note = (f"{text} is {old} (renamed {new}) in another case, where SMB, Windows, LDAP or mail "
+                    "compares names in any case (a UNC path, -ComputerName, a DN, a mail domain)")
+            added.append(Match(at, end, text, new, "host", refused=REASON, note=note))
     if not added:
         return matches
     spans = [(m.start, m.end) for m in added]

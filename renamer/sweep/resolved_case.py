@@ -13,6 +13,7 @@ instead of saying OK over a near-miss warning.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from renamer.match import Matcher
 from renamer.occurrences import Match
@@ -95,26 +96,33 @@ def _caddy(name: str) -> bool:
     return name == "caddyfile" or name.endswith((".caddyfile", ".caddy")) or name.startswith("caddyfile.")
 
 
-def vhost_case_matches(data: bytes, rel: str, matches: list[Match],
-                       hosts: list[tuple[str, str]]) -> list[Match]:
-    """`matches` with each old name (short or FQDN) spelled in another case where a server compares
-    it caselessly (a virtual host's name, an ethers name) added as a residual `dns-case`."""
-    name = rel.rsplit("/", 1)[-1].lower()
+def other_case(data: bytes, hosts: list[tuple[str, str]]) -> Iterator[tuple[int, int, bytes, str, str]]:
+    """Each place an old name (longest first) stands spelled in another case than its own:
+    (start, end, the bytes there, old, new); the caller judges the place."""
     lowered = data.lower()
-    added: list[Match] = []
     for old, new in sorted(hosts, key=lambda pair: len(pair[0]), reverse=True):
         needle = old.lower().encode()
         at = lowered.find(needle)
         while at >= 0:
             end = at + len(needle)
-            spelled = data[at:end]
-            if (spelled != old.encode() and _bounded(data, at, end) and _vhost(data, at, end, name)
-                    and not any(m.start < end and at < m.end for m in [*matches, *added])):
-                text = spelled.decode("ascii", "replace")
-                note = (f"{text} is {old} (renamed {new}) in another case, where the server compares names "
-                        "in any case (a virtual host's name, an ethers entry)")
-                added.append(Match(at, end, text, new, "host", refused=REASON, note=note))
+            if data[at:end] != old.encode():
+                yield at, end, data[at:end], old, new
             at = lowered.find(needle, end)
+
+
+def vhost_case_matches(data: bytes, rel: str, matches: list[Match],
+                       hosts: list[tuple[str, str]]) -> list[Match]:
+    """`matches` with each old name (short or FQDN) spelled in another case where a server compares
+    it caselessly (a virtual host's name, an ethers name) added as a residual `dns-case`."""
+    name = rel.rsplit("/", 1)[-1].lower()
+    added: list[Match] = []
+    for at, end, spelled, old, new in other_case(data, hosts):
+        if (_bounded(data, at, end) and _vhost(data, at, end, name)
+                and not any(m.start < end and at < m.end for m in [*matches, *added])):
+            text = spelled.decode("ascii", "replace")
+            note = (f"{text} is {old} (renamed {new}) in another case, where the server compares names "
+                    "in any case (a virtual host's name, an ethers entry)")
+            added.append(Match(at, end, text, new, "host", refused=REASON, note=note))
     if not added:
         return matches
     return sorted([*matches, *added], key=lambda m: m.start)

@@ -168,7 +168,7 @@ def _modules(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str, s
         indent = len(mod.group("i"))
         start, end = mod.start("rest"), mod.end("rest")
         if not data[start:end].strip() or data[start:end].strip().startswith(b"#"):
-            end = _block_end(data, end, indent)  # a block below: the lines indented deeper
+            end = block_end(data, end, indent)  # a block below: the lines indented deeper
         for value in _NAME_VALUE.finditer(data, start, end):
             for item in _ITEM.finditer(data, value.start("v"), value.end("v")):
                 if item.group().decode("ascii", "replace").lower() in wanted:
@@ -178,7 +178,7 @@ def _modules(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str, s
     return out
 
 
-def _block_end(data: bytes, pos: int, indent: int, *, dash: bool = False) -> int:
+def block_end(data: bytes, pos: int, indent: int, *, dash: bool = False) -> int:
     """Where the block of lines after `pos` indented deeper than `indent` ends (`dash`: a list
     item at the same indentation belongs to it, as YAML allows under a key)."""
     while pos < len(data):
@@ -203,7 +203,7 @@ def _label_keys(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str
     `--label KEY=`, in a Dockerfile's `LABEL KEY=`."""
     keys: list[tuple[int, int]] = []
     for block in _LABELS.finditer(data):
-        stop = _block_end(data, block.end(), len(block.group("i")), dash=True)
+        stop = block_end(data, block.end(), len(block.group("i")), dash=True)
         keys += [entry.span("k") for entry in _ENTRY.finditer(data, block.end(), stop)]
     for flag in _LABEL_FLAG.finditer(data):
         if flag.group("k") is not None:
@@ -243,7 +243,7 @@ def _kube_parts(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str
         return []
     out = []
     for block in _PARTS.finditer(data):
-        stop = _block_end(data, block.end(), len(block.group("i")), dash=True)
+        stop = block_end(data, block.end(), len(block.group("i")), dash=True)
         column: int | None = None
         for item in _ITEM_NAME.finditer(data, block.end(), stop):
             column = len(item.group("i")) if column is None else column

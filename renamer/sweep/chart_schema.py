@@ -35,7 +35,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from renamer import image_refs
+from renamer import image_refs, software_refs
 from renamer.occurrences import Match
 
 KEPT = "chart"
@@ -148,27 +148,12 @@ def inline_values(data: bytes, matches: list[Match]) -> list[Match]:
                                              for m in _CHART.finditer(data)}
     keys: list[tuple[int, int]] = []
     for block in _INLINE.finditer(data):
-        end = _block_end(data, block.end(), len(block.group("i")))
+        end = software_refs.block_end(data, block.end(), len(block.group("i")), dash=True)
         keys += _schema_keys(data, software, block.end(), end, lower=True)
     if not keys:
         return matches
     return [_kept(m) if m.old.partition(".")[0].lower() in software
             and any(s <= m.start and m.end <= e for s, e in keys) else m for m in matches]
-
-
-def _block_end(data: bytes, pos: int, indent: int) -> int:
-    """Where the lines after `pos` indented deeper than `indent` end (a list item at `indent`
-    belongs to the block, as YAML allows under a key)."""
-    while pos < len(data):
-        nxt = data.find(b"\n", pos + 1)
-        nxt = len(data) if nxt == -1 else nxt
-        line = data[pos + 1:nxt]
-        if line.strip():
-            depth = len(line) - len(line.lstrip(b" \t"))
-            if depth < indent or (depth == indent and not line.lstrip().startswith(b"-")):
-                return pos
-        pos = nxt
-    return pos
 
 
 def _schema_keys(data: bytes, names: set[str], start: int = 0, end: int | None = None, *,

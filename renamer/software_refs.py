@@ -129,10 +129,17 @@ def spans(data: bytes, names: Iterable[str]) -> list[tuple[int, int, str, str]]:
     wanted = frozenset(n for n in wanted if n.encode() in lowered)
     if not wanted:
         return []
+    # An account, a command, a unit or a noun named like a host is the software's only where the
+    # name is a known software's (image_refs.WELL_KNOWN): `owner: ana-ml2`, `User=studio`, `dig A
+    # pug` are the host's own (its account: the `account` rule; its name) and follow as before
+    known = frozenset(n for n in wanted if n in image_refs.WELL_KNOWN)
     out: list[tuple[int, int, str, str]] = []
     for regex, reason, why in _regexes(wanted):
         for hit in regex.finditer(data):
-            if hit.group("n").decode("ascii", "replace").lower() in wanted:
+            found = hit.group("n").decode("ascii", "replace").lower()
+            if reason in (SOFTWARE, NOUN) and found not in known:
+                continue
+            if found in wanted:
                 said = why.replace("NAME", hit.group("n").decode())
                 out.append((hit.start("n"), hit.end("n"), reason, said))
     out += _label_keys(data, wanted)

@@ -119,6 +119,7 @@ _JOIN = (rb"(?:\|(?![ \t|])|[ \t]*(?:(?:#|//|--|\()[ \t]*)?(?:,[ \t]*(?:(?:or|an
 # bare number after a member (no dot) is one where two or more follow, or one after `&` or `+`, or one
 # over 32 after `/` (`10.0.0.70/24` is a prefix length; `10.0.0.70,80` a port or a table's next cell).
 _BARE = re.compile(rb"(?<![.0-9])[0-9]+")
+_LENGTH_FIRST = re.compile(rb"/([0-9]{1,2})(?![0-9])")
 
 
 @dataclass(frozen=True)
@@ -318,6 +319,9 @@ def _left_ok(data: bytes, pos: int, kind: RangeKind) -> bool:
 def _bare_members_set(rest: bytes) -> bool:
     """Whether the members after an address (`rest`) read as a set where some are bare last octets
     (`/71/72`, `,71,72`, `& 71`, `+71`, `|71|72`, `, 71 and 72`); True where none is bare (`.22`)."""
+    lead = _LENGTH_FIRST.match(rest)
+    if lead is not None and int(lead.group(1)) <= 32:
+        return False  # `cidrhost("10.0.40.0/24", 11)`: a network with its length, then an argument
     bare = _BARE.findall(rest)
     if len(bare) != 1:
         return True

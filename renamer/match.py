@@ -1770,6 +1770,11 @@ def _software(data: bytes, matches: list[Match], shorts: frozenset[str]) -> list
             for m in matches]
 
 
+# A file's path in a repository on a code forge (`github.com/acme/infra/blob/main/hosts/pug/..`): the
+# repository's own folders, which a rename moves, not the forge's names
+_FORGE_FILE = re.compile(rb"/(?:blob|tree|raw|src|-/blob|-/tree)/")
+
+
 def _public_domains(data: bytes, matches: list[Match], shorts: frozenset[str],
                     own: frozenset[str]) -> list[Match]:
     """A short host name followed into a domain that is not the repo's (public_domains.py, break-it
@@ -1790,7 +1795,8 @@ def _public_domains(data: bytes, matches: list[Match], shorts: frozenset[str],
             elif url is not None and url[1] <= m.start:
                 if url in decided:
                     m = _decided_public(m, decided[url], data, path=True)
-                elif not any(c in data[url[1]:m.start] for c in (b"?", b"#", b"=")):
+                elif not any(c in data[url[1]:m.start] for c in (b"?", b"#", b"=")) \
+                        and not _FORGE_FILE.search(data, url[1], m.start):
                     # a path on another organisation's server (round 24, finding 21); a query's
                     # value (`?target=grafana`) may be a host: it follows
                     on = public_domains.host_decision(data, url, own)

@@ -220,6 +220,8 @@ def _label_keys(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str
                 keys.append((flag.start("d") + pair.start(1), flag.start("d") + pair.end(1)))
     out = []
     for start, end in keys:
+        if not any(c in data[start:end] for c in b"./"):
+            continue  # a bare key (`pug=db`) is no namespace: two such keys may collide (sibling_collisions)
         for part in re.finditer(rb"[A-Za-z0-9_-]+", data[start:end]):
             if part.group().decode().lower() in wanted:
                 out.append((start + part.start(), start + part.end(), LABEL_KEY,

@@ -7,11 +7,11 @@ sweep also rewrites an old value in (netplan's `addresses: [10.0.0.70/24]` besid
 fails on it. After the sweep no old value is left to rewrite, so that check finds nothing and
 `written_collisions` reads identities only (keys, heads), not values: the promise was broken.
 
-Here, where the history records the move (its first commit's parent), a current structured file
-whose version before the move held both an old value and the new value it becomes, and that holds
-the new value more often now than then (the move wrote it beside the one that stood), is the same
-collision, written: a strict failure, until it is decided by hand (a keep rule, or the file fixed
-so the new value stands no more often than before).
+Here (addresses only), where the history records the move (its first commit's parent), a current
+structured file whose version before the move held both an old value and the new value it becomes,
+and that holds the new value more often now than then (the move wrote it beside the one that
+stood), is the same collision, written: a strict failure, until it is decided by hand (a keep
+rule, or the file fixed so the new value stands no more often than before).
 """
 
 from __future__ import annotations
@@ -41,8 +41,9 @@ def kept_collisions(project: LoadedProject) -> list[Collision]:
     if parent is None:
         return []
     renames = project.config.renames
-    pairs = [(old, new, False) for old, new in renames.hosts]
-    pairs += [(old, new, True) for old, new in renames.addresses]
+    # Addresses only: two names standing apart by meaning or namespace are decided where they are
+    # read (written_collisions reads identities: keys, heads), and a warning there stays a warning
+    pairs = [(old, new, True) for old, new in renames.addresses]
     classifier = project.classifier
     found: list[Collision] = []
     for old, new, address in pairs:

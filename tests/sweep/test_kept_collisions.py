@@ -29,8 +29,6 @@ def _config(pairs: str) -> str:
                   "host_vars/web01.yml": "ansible_host: 10.0.0.70\n",
                   "host_vars/web02.yml": "ansible_host: 10.0.0.71\n"},
                  "addresses: {10.0.0.70: 10.0.0.71}", "inventory.ini", id="inventory-host-crlf"),
-    pytest.param({"hosts.json": '{"web": {"primary": "web01.lab.example", "standby": "app01.lab.example"}}\n'},
-                 "hosts: {web01.lab.example: app01.lab.example}", "hosts.json", id="json-host"),
 ])
 def test_verify_strict_fails_on_the_collision_the_sweep_wrote(files: dict[str, str], pairs: str, rel: str,
                                                               repo: Callable[..., Path],

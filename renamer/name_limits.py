@@ -95,10 +95,15 @@ _WORDS = re.compile(rb"(?i)netbios|computer[_-]?name|-computer|renamecomputer|\b
 _WORD = re.compile(rb"[^\s,]+")
 
 
+_ABOVE = 4  # lines above a match a limited place's word may stand on
+
+
 def might_hold(data: bytes, matches: Sequence[Match] | None = None) -> bool:
     """Can `data` hold a limited place? With `matches`: one holding an open match, asked on the
-    lines those stand on only (every place is one line: its word, its value), so a file with a
-    few matches is not searched whole (issue 30: 0.4 ms a file, half the files of a homelab repo)."""
+    lines those stand on and the few above them only (a place's word may open a block the value
+    stands in: `- win_hostname:` over `name: fs01`, a DSC `Computer X {` over `Name = ..`), so a file
+    with a few matches is not searched whole (issue 30: 0.4 ms a file, half the files of a homelab
+    repo)."""
     if matches is None:
         return _WORDS.search(data) is not None
     searched: set[int] = set()  # the lines' starts
@@ -107,6 +112,10 @@ def might_hold(data: bytes, matches: Sequence[Match] | None = None) -> bool:
         if m.refused is not None or m.kept is not None or start in searched:
             continue
         searched.add(start)
+        for _ in range(_ABOVE):
+            if start == 0:
+                break
+            start = data.rfind(b"\n", 0, start - 1) + 1
         end = data.find(b"\n", m.end)
         if _WORDS.search(data, start, len(data) if end < 0 else end) is not None:
             return True

@@ -41,8 +41,10 @@ _TOKEN = re.compile(rb"[A-Za-z0-9_.#-]*(?:" + _BRACKETED + rb")?")
 _BRACKET = re.compile(_BRACKETED)
 # After the placeholder: no name character, no interpolation (`web0#{n}`), no `.5` of an address.
 _RIGHT = re.compile(rb"(?![A-Za-z0-9_{(])(?!\.[0-9])")
-# A placeholder's first byte: a run of one of `XN#xn`, or a bracketed word's opening.
-_FIRST = frozenset(bytes([byte]) for byte in b"XN#xn<{")
+# A placeholder's first byte: a run of one of `XN#xn`, or a bracketed word's opening (`<{[(%@`:
+# _BRACKETED's openers, round 24's among them).
+_FIRST_BYTES = b"XN#xn<{[(%@"
+_FIRST = frozenset(bytes([byte]) for byte in _FIRST_BYTES)
 
 
 class Placeholders:
@@ -135,7 +137,8 @@ def _search(prefix: bytes, stems: Iterable[bytes]) -> re.Pattern[bytes]:
     """Matches (the prefix alone: the rest is a lookahead) where one of `stems`, which all begin
     with `prefix`, stands right before a placeholder's first byte."""
     rests = sorted((stem[len(prefix):] for stem in stems), key=len, reverse=True)
-    return re.compile(re.escape(prefix) + b"(?=(?:" + b"|".join(map(re.escape, rests)) + b")[XN#xn<{])")
+    return re.compile(re.escape(prefix) + b"(?=(?:" + b"|".join(map(re.escape, rests)) + b")["
+                      + re.escape(_FIRST_BYTES) + b"])")
 
 
 def _places(search: re.Pattern[bytes], data: bytes) -> Iterator[int]:

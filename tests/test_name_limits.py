@@ -88,8 +88,9 @@ def test_an_occurrence_refused_already_keeps_its_reason() -> None:
 
 def test_only_the_lines_of_open_matches_are_asked_for_a_limited_place() -> None:
     """Issue 30: the test for a limited place searched every file holding a match whole (0.4 ms
-    a file); every place is one line, so the lines of the open matches answer for the file."""
-    data = b"[global]\n   netbios name = files\n" + b"# fs01 serves the share\n" * 2000
+    a file); a place is one line or a block its word opens a few lines above (`- win_hostname:`
+    over `name: fs01`), so those lines of the open matches answer for the file."""
+    data = b"[global]\n   netbios name = files\n" + b"# the share\n" * 5 + b"# fs01 serves the share\n" * 2000
     matches = _hits(data, "fs01", "fileserver-primary-01")
     assert might_hold(data) and not might_hold(data, matches)
     assert limited("smb.conf", data, matches) == matches  # nothing there to refuse

@@ -117,6 +117,20 @@ _PG_HBA = re.compile(rb"(?m)^[ \t]*(?:local|host|hostssl|hostnossl|hostgssenc|ho
                      rb"(?:trust|reject|md5|password|scram-sha-256|gss|sspi|ident|peer|pam|ldap|radius|cert)\b")
 
 
+def _may_hold(data: bytes, reason: str, known: frozenset[str]) -> bool:
+    """Can a search of `reason` find anything in `data`: its literal is there (`://`, `@`, an API
+    group's key), or for the software rows, a known software's name is asked."""
+    if reason in (SOFTWARE, NOUN):
+        return bool(known)
+    if reason == SCHEME:
+        return b"://" in data
+    if reason == PACKAGE:
+        return b"@" in data
+    if reason == API_GROUP:
+        return b"apiGroup" in data or b"apiVersion" in data
+    return True
+
+
 def spans(data: bytes, names: Iterable[str]) -> list[tuple[int, int, str, str]]:
     """(start, end, reason, why) of each place in `data` where one of `names` (the old short
     names) is the software's own name (module docstring). A shell script (a `#!...sh` first line):
@@ -135,6 +149,8 @@ def spans(data: bytes, names: Iterable[str]) -> list[tuple[int, int, str, str]]:
     known = frozenset(n for n in wanted if n in image_refs.WELL_KNOWN)
     out: list[tuple[int, int, str, str]] = []
     for regex, reason, why in _regexes(wanted):
+        if not _may_hold(data, reason, known):  # (issue 30: each search is a pass over the file)
+            continue
         for hit in regex.finditer(data):
             found = hit.group("n").decode("ascii", "replace").lower()
             if reason in (SOFTWARE, NOUN) and found not in known:

@@ -11,7 +11,6 @@ the files before and after.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from collections.abc import Callable
@@ -20,18 +19,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Result
+from tests.testing.findings import networks_config as _config
+from tests.testing.findings import reasons as _findings
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
-
-
-def _findings(root: Path, run: Callable[..., Result]) -> list[tuple[str, int, str]]:
-    done = run(root, "verify", "--format", "json")
-    return sorted((str(f["path"]), int(f["line"]), str(f["reason"]))
-                  for f in json.loads(done.stdout)["findings"] if f["reason"] is not None)
 
 
 def _python(root: Path) -> subprocess.CompletedProcess[str]:

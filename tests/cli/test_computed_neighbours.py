@@ -18,14 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run
 from tests.testing.terraform import applied_outputs
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 def _collisions(run: Run, root: Path) -> list[tuple[str, str]]:

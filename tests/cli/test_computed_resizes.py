@@ -24,14 +24,11 @@ import pytest
 import yaml
 
 from tests.conftest import Result
+from tests.testing.findings import networks_config as _config
 from tests.testing.terraform import applied_outputs as _outputs
 from tests.testing.terraform import needs_terraform
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 GROW = _config("192.168.40.0/24: 192.168.40.0/22")
@@ -41,8 +38,6 @@ def _findings(root: Path, run: Callable[..., Result], *args: str) -> list[tuple[
     done = run(root, "verify", "--format", "json", *args)
     return sorted((str(f["path"]), int(f["line"]), str(f["reason"]))
                   for f in json.loads(done.stdout)["findings"] if f["reason"] is not None)
-
-
 
 
 # Finding 01 and 03: literal networks in the expression, and the class's variants (/29 -> /28).

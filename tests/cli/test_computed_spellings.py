@@ -14,7 +14,6 @@ cidrhost/cidrsubnet (go-cidr underneath) and node compute or parse every file th
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys
@@ -26,22 +25,14 @@ import pytest
 import yaml
 
 from tests.conftest import Result
+from tests.testing.findings import networks_config as _config
+from tests.testing.findings import reasons as _findings
 from tests.testing.terraform import needs_terraform, require_terraform
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
 
 
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
-
-
 GROW = _config("192.168.40.0/24: 192.168.40.0/22")
-
-
-def _findings(root: Path, run: Callable[..., Result]) -> list[tuple[str, int, str]]:
-    done = run(root, "verify", "--format", "json")
-    return sorted((str(f["path"]), int(f["line"]), str(f["reason"]))
-                  for f in json.loads(done.stdout)["findings"] if f["reason"] is not None)
 
 
 def _python(root: Path, name: str) -> list[str]:

@@ -17,13 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 def _said(data: dict[str, object], key: str) -> list[tuple[str, int, str]]:

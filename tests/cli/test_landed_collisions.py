@@ -15,21 +15,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
 
 
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
-
-
 def _collisions(run: Run, root: Path) -> list[str]:
     done = run(root, "sweep", "--dry-run", "--format", "json")
     return sorted(str(c["value"]) for c in json.loads(done.stdout)["collisions"])
-
-
-
 
 
 FILES = {

@@ -15,13 +15,10 @@ import json
 
 import pytest
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 README = """All IPv6 addresses used in this scenario share a single `/48` prefix: `fdad:bad:ba55`.

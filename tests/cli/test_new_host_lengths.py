@@ -19,12 +19,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Result
+from tests.testing.findings import networks_config as _config
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 def _findings(root: Path, run: Callable[..., Result]) -> tuple[int, list[tuple[str, int, str]]]:

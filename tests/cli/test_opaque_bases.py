@@ -13,29 +13,18 @@ verify failing after. 19: a default terraform.tfvars overrides is no value: rewr
 from __future__ import annotations
 
 import ipaddress
-import json
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import Result
+from tests.testing.findings import networks_config as _config
+from tests.testing.findings import reasons as _findings
 from tests.testing.terraform import applied_outputs as _outputs
 from tests.testing.terraform import needs_terraform
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
-
-
-def _findings(root: Path, run: Callable[..., Result]) -> list[tuple[str, int, str]]:
-    done = run(root, "verify", "--format", "json")
-    return sorted((str(f["path"]), int(f["line"]), str(f["reason"]))
-                  for f in json.loads(done.stdout)["findings"] if f["reason"] is not None)
-
-
 
 
 GROWN = {

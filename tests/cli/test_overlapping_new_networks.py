@@ -13,15 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Run, make_repo, snapshot
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
 INTERFACES = ("iface lan0 inet static\n    address {a}\niface guest0 inet static\n    address {b}\n")
 DHCPD = "subnet {n} netmask 255.255.255.0 {{ range {lo} {hi}; }}\n"
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 @pytest.mark.parametrize("networks, first, second", [

@@ -5,14 +5,11 @@ length. Each end to end: what the sweep writes, and what verify says of what it 
 
 from __future__ import annotations
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run
 
 ALLOW = ('version: 1\ncurrent: ["**"]\nrecords:\n'
          '  - {name: notes, paths: ["notes/**"], reason: dated notes}\n')
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 GROW = _config("10.9.0.0/24: 10.10.0.0/23, 10.0.48.0/29: 10.0.48.0/28")

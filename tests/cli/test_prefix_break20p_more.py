@@ -11,14 +11,11 @@ import subprocess
 from pathlib import Path
 
 from renamer.dns.dnsmasq import sandbox
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run, make_repo, snapshot
 
 ALLOW = ('version: 1\ncurrent: ["**"]\nrecords:\n'
          '  - {name: notes, paths: ["notes/**"], reason: dated notes}\n')
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 COMPOSED = {

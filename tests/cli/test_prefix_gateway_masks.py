@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.testing.findings import places
 from tests.testing.repos import Repo, Run
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
@@ -38,9 +39,7 @@ NET = """\
 
 
 def _masks(run: Run, root: Path) -> list[tuple[str, int]]:
-    done = run(root, "verify", "--format", "json")
-    return sorted((str(f["path"]), int(f["line"])) for f in json.loads(done.stdout)["findings"]
-                  if f["reason"] == "mask")
+    return places(root, run, "mask")
 
 
 def test_the_gateway_ties_its_stanzas_mask_and_a_routes_mask_stays_a_residual(repo: Repo, run: Run) -> None:

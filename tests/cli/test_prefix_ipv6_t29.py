@@ -25,14 +25,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
 SOA = "$ORIGIN example.com.\n$TTL 300\n@ IN SOA ns1 hostmaster 1 3600 600 86400 300\n@ IN NS ns1\n"
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 def _served(path: Path, rtype: str) -> list[str]:

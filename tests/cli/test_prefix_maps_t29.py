@@ -25,13 +25,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run, snapshot
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 def _findings(run: Run, root: Path) -> dict[tuple[str, int], dict[str, object]]:

@@ -12,15 +12,12 @@ import subprocess
 from pathlib import Path
 
 from renamer.dns.dnsmasq import sandbox
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run, make_repo, snapshot
 from tests.testing.terraform import needs_terraform
 
 ALLOW = ('version: 1\ncurrent: ["**"]\nrecords:\n'
          '  - {name: notes, paths: ["notes/**"], reason: dated notes}\n')
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 GROW = _config('10.0.48.0/29: 10.0.48.0/28, 192.168.40.0/24: 192.168.40.0/22, '

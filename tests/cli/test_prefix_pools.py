@@ -17,13 +17,10 @@ from pathlib import Path
 
 import yaml
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Run, make_repo, snapshot
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 def _repo(tmp: Path, files: dict[str, str], networks: str) -> Path:

@@ -14,14 +14,11 @@ import subprocess
 from pathlib import Path
 
 from renamer.dns.dnsmasq import sandbox
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run
 from tests.testing.terraform import needs_terraform
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 MOVE = _config('"2001:db8:a::/48": "2001:db8:b::/48"')

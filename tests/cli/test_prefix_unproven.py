@@ -21,6 +21,7 @@ from pathlib import Path
 import jinja2
 import pytest
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run, snapshot
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
@@ -31,10 +32,6 @@ FILES = {
     "ping.sh": "#!/bin/sh\nfor i in $(seq 3); do ping -c1 10.0.48.$((i+9)); done\n",
 }
 WHERE = [("ping.sh", 2, 32), ("play.yml", 1, 21), ("tf/main.tf", 3, 12)]
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 def test_the_tools_make_addresses_a_shrink_to_29_cannot_place(tmp_path: Path) -> None:

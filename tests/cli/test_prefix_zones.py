@@ -13,15 +13,12 @@ import json
 import subprocess
 from pathlib import Path
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run, snapshot
 
 ALLOW = ('version: 1\ncurrent: ["**"]\nrecords:\n'
          '  - {name: notes, paths: ["notes/**"], reason: dated notes}\n')
 SOA = "@ IN SOA ns1.lab.example. admin.lab.example. 1 3600 600 86400 300\n@ IN NS ns1.lab.example.\n"
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 def _zone(origin: str, records: str) -> str:

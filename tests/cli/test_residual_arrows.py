@@ -13,15 +13,12 @@ import re
 
 import pytest
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
 SOA = "@ IN SOA ns1.example.com. admin.example.com. ( 1 3600 600 86400 300 )\n@ IN NS ns1.example.com.\n"
 SAME = re.compile(r"residual(?: \([a-z-]+\))?: (\S+) -> (\S+?):? ")
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 VARS = ("lan_cidr: {net}\nlan_bcast: \"{{{{ lan_cidr | ansible.utils.ipaddr('broadcast') }}}}\"\n"

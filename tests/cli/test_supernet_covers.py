@@ -9,6 +9,7 @@ import ipaddress
 
 import pytest
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
@@ -18,10 +19,6 @@ WIDE = {
     "routes.cfg": "ip route 10.80.0.0 255.255.0.0 Null0\nip route 10.80.0.0 255.255.255.0 10.80.0.1\n",
     "site.yml": "summary:\n  network: 10.80.0.0\n  prefix: 16\n",
 }
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 @pytest.mark.parametrize("move", ["10.80.0.0/24: 10.80.0.0/23", "10.80.0.0/24: 10.80.0.0/22",

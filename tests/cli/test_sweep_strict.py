@@ -15,13 +15,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run, make_repo, snapshot
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 SHRINK = _config("10.0.48.0/28: 10.0.48.0/29")

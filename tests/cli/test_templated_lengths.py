@@ -9,25 +9,20 @@ the length itself is never rewritten (the template's value is unknown).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
+from tests.testing.findings import networks_config as _config
+from tests.testing.findings import places
 from tests.testing.repos import Repo, Run
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
 GROW = "192.168.0.0/24: 10.20.0.0/22"
 
 
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
-
-
 def _masks(run: Run, root: Path) -> list[tuple[str, int]]:
-    done = run(root, "verify", "--format", "json")
-    return sorted((str(f["path"]), int(f["line"])) for f in json.loads(done.stdout)["findings"]
-                  if f["reason"] == "mask")
+    return places(root, run, "mask")
 
 
 SPELLINGS = [

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
@@ -26,10 +27,6 @@ Z9 = "9.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa"
 ZA = "a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa"
 ZB = "b.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa"
 ZC = "c.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa"
-
-
-def _config(networks: str) -> str:
-    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
 
 
 def _checkconf(root: Path) -> None:

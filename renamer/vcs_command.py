@@ -63,15 +63,42 @@ def git_dir(root: Path) -> Path | None:
     it has (dubious ownership, a broken `.git` file), that is an error with git's own
     words, never a reason to sweep the folder as if git were not there.
     """
-    if not os.path.lexists(root / ".git"):
+    try:
+        dot_git = os.lstat(root / ".git")
+    except FileNotFoundError:
         return None
+    # One sweep asked git this four times (about 10 ms a process); the answer is remembered
+    # while nothing it depends on changes: the `.git` entry itself, the owner of the work tree
+    # (git's dubious-ownership check), who asks, and git's own variables.
+    key = (os.path.abspath(root), dot_git.st_dev, dot_git.st_ino, dot_git.st_mtime_ns,
+           dot_git.st_size, dot_git.st_mode, dot_git.st_uid, _owner(root), os.geteuid(),
+           tuple(os.environ.get(name) for name in _GIT_LOCATION))
+    known = _GIT_DIRS.get(key)
+    if known is not None:
+        return known
     done = git_run(["git", "-C", str(root), "rev-parse", "--absolute-git-dir"],
                           capture_output=True, check=False)
     if done.returncode != 0:
         lines = [line.strip() for line in os.fsdecode(done.stderr).splitlines() if line.strip()]
         detail = " ".join(lines[:3]) or f"exit status {done.returncode}"
         raise UnsafeError(f"{root}: git refuses this repository: {detail}")
-    return Path(os.fsdecode(done.stdout.strip()))
+    found = Path(os.fsdecode(done.stdout.strip()))
+    _GIT_DIRS[key] = found  # a refusal is asked again: git's safe.directory may change
+    return found
+
+
+# git's variables that move or redirect the private folder.
+_GIT_LOCATION = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
+                 "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "HOME",
+                 "PATH")  # PATH: which git answers
+_GIT_DIRS: dict[tuple[object, ...], Path] = {}
+
+
+def _owner(root: Path) -> int:
+    try:
+        return os.stat(root).st_uid
+    except OSError:
+        return -1
 
 
 def is_git(root: Path) -> bool:

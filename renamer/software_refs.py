@@ -183,8 +183,10 @@ def _shell_commands(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int,
 
 def _modules(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str, str]]:
     """The `name:` of Ansible's package, service and user modules: a package, a unit, a user."""
-    out = []
+    out: list[tuple[int, int, str, str]] = []
     tasks = b"apiVersion" not in data and any(hint in data for hint in _TASK_HINTS)
+    if not tasks and b"ansible." not in data and b"community.general." not in data:
+        return out  # a module counts only in a task file or named with its collection (issue 30)
     for mod in _MODULE.finditer(data):
         if not mod.group("fq") and not tasks:
             continue  # `service:` of an Ingress backend, `user:` of a compose service: no module
@@ -225,10 +227,11 @@ def _label_keys(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str
     """A label's or annotation's key (never its value) under `labels:`/`annotations:`, in
     `--label KEY=`, in a Dockerfile's `LABEL KEY=`."""
     keys: list[tuple[int, int]] = []
-    for block in _LABELS.finditer(data):
+    # (issue 30: each search is a pass over the file; each needs its word)
+    for block in _LABELS.finditer(data) if b"labels" in data or b"annotations" in data else ():
         stop = block_end(data, block.end(), len(block.group("i")), dash=True)
         keys += [entry.span("k") for entry in _ENTRY.finditer(data, block.end(), stop)]
-    for flag in _LABEL_FLAG.finditer(data):
+    for flag in _LABEL_FLAG.finditer(data) if b"-l" in data or b"LABEL" in data else ():
         if flag.group("k") is not None:
             keys.append(flag.span("k"))
         else:
@@ -291,7 +294,9 @@ def _imports(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str, s
     """A code module named after the software (a Go import `"code.gitea.io/sdk/gitea"`, a Python
     `import grafana_api`): the module's qualifier `gitea.NewClient(` and the import itself."""
     imported: set[bytes] = set()
-    out = []
+    out: list[tuple[int, int, str, str]] = []
+    if b"import" not in data:
+        return out  # Go's and Python's imports all say it (`from x import y` too)
     for m in _GO_IMPORT.finditer(data):
         if m.group("n").decode("ascii", "replace").lower() in wanted:
             imported.add(m.group("n"))

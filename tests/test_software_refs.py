@@ -34,6 +34,14 @@ def _kept(data: bytes, names: list[str]) -> list[tuple[bytes, str]]:
     (b"perhaps from a vault, or ssh to vault\n", ["vault"], [(b"vault", "prose-noun")]),
     (b"server_name a pug;\n", ["pug"], []),  # nginx's name list, no article
     (b"import redis\nr = redis.Redis(host='redis')\n", ["redis"], [(b"redis", "package"), (b"redis", "package")]),
+    (b'import (\n\t"code.gitea.io/sdk/gitea"\n)\nc := gitea.NewClient(u)\n', ["gitea"],
+     [(b"gitea", "package")]),  # a Go import block: the qualifier (the import path is a URL's)
+    # a line that only looks like an import, in a file with no `import` at all: a host (issue 30's
+    # cheap test before each pass: every import says `import`)
+    (b"from hermes we route\nping hermes.lab\n", ["hermes"], []),
+    (b'hosts = [\n  "lab/hermes"\n]\nssh hermes.lab\n', ["hermes"], []),
+    (b"services:\n  web:\n    labels:\n      hermes.enable: 'true'\n", ["hermes"], [(b"hermes", "label-key")]),
+    (b"- name: install\n  ansible.builtin.apt:\n    name: nginx\n", ["nginx"], [(b"nginx", "software")]),
     (b"kind: Pod\nspec:\n  containers:\n    - name: grafana\n      image: x\n", ["grafana"],
      [(b"grafana", "container-port")]),
     (b"kind: Pod\nspec:\n  containers:\n    - name: web01\n      image: busybox\n", ["web01"], []),

@@ -45,6 +45,22 @@ ACCESS = re.compile(
     rb"|remote[_-]?address(?:es)?|[sd]addr"
     rb"|allow[_-]?list|white[_-]?list|deny[_-]?list|black[_-]?list|allowed[_-]?(?:cidrs|ips|networks))"
     rb"(?![a-z0-9]))")
+# At least one of these (lower-cased) is in any text ACCESS matches: every alternative above holds
+# one (`-s`/`-d` also cover `--src`, `--dst`, `--destination`; `addr` covers `address`). A line without
+# any is no access rule's before the regex is asked (issue 30: the regex, with no literal to start
+# from, tried every position of every line before each address).
+_ACCESS_WORDS = (b"allow", b"deny", b"permit", b"accept", b"reject", b"trusted", b"mynetworks", b"ignoreip",
+                 b"set_real_ip_from", b"acl", b"white", b"black", b"source", b"cidr", b"ipblock", b"except",
+                 b"remote", b"client_ip", b"authorized_networks", b"-s", b"-d", b"require", b"from=",
+                 b"src", b"addr")
+
+
+def may_name_access(text: bytes) -> bool:
+    """False only where ACCESS cannot match `text` (a necessary condition, cheap)."""
+    lowered = text.lower()
+    return any(word in lowered for word in _ACCESS_WORDS)
+
+
 # A pg_hba.conf line (`host all all 10.0.0.70/31 scram-sha-256`): its address field is a client set.
 _PG_HBA = re.compile(rb"[ \t]*host(?:ssl|nossl|gssenc|nogssenc)?[ \t]+[^ \t\n]+[ \t]+[^ \t\n]+[ \t]+\Z")
 # A MySQL/MariaDB account's host mask (`'app'@'10.0.0.70/255.255.255.252'`): `@` and a quote before it.
@@ -74,7 +90,8 @@ def in_access_rule(data: bytes, at: int) -> bool:
     MySQL account's host mask), or, for a YAML list item or key, on the line of a key above it that
     encloses it (`ipBlock:` over `cidr:`, `except:` over `- 10.0.0.68/30`)."""
     line_start = data.rfind(b"\n", 0, at) + 1
-    if ACCESS.search(data, line_start, at) is not None or _PG_HBA.match(data, line_start, at) is not None \
+    if (may_name_access(data[line_start:at]) and ACCESS.search(data, line_start, at) is not None) \
+            or _PG_HBA.match(data, line_start, at) is not None \
             or _ACCOUNT_HOST.search(data, line_start, at) is not None:
         return True
     indent = _indent(data, line_start)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import ipaddress
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from renamer.access_nets import NET, AccessNets, network_of
+from renamer.access_nets import ACCESS, NET, AccessNets, may_name_access, network_of
 
 
 def test_every_network_literal_holding_a_renamed_address_begins_with_a_literal() -> None:
@@ -61,3 +63,22 @@ def test_g31_host_bits_set_to_any_other_address_of_a_narrow_network_begin_with_a
     assert len([lit for lit in half.literals if lit.startswith(b"10.0.0.")]) == 128
     assert half.might_hold(b"allow 10.0.0.1/25;\n") and not half.might_hold(b"allow 10.0.0.129/25;\n")
     assert not nets.might_hold(b"allow 172.16.6.1/24;\n")  # another network
+
+
+@settings(max_examples=2000)
+@given(st.from_regex(ACCESS, fullmatch=True))
+def test_the_cheap_word_test_never_turns_away_an_access_rule(text: bytes) -> None:
+    """may_name_access is asked before ACCESS (issue 30): it must hold wherever ACCESS matches.
+    (Dropping `cidr` from its words fails this on ~300 of 3,000 drawn texts.)"""
+    assert ACCESS.search(text) is not None
+    assert may_name_access(text), text
+
+
+@pytest.mark.parametrize("line", [b"ALLOW FROM ", b"  Require not ip ", b"iptables -A INPUT -S ",
+                                  b"token_bound_cidrs = [", b"  - fromCIDRSet:", b"match Address "])
+def test_access_words_in_any_case_pass_the_cheap_test(line: bytes) -> None:
+    assert ACCESS.search(line) is not None and may_name_access(line)
+
+
+def test_a_line_with_no_access_word_fails_the_cheap_test() -> None:
+    assert not may_name_access(b"  ip: 10.0.0.70/24   # the lab's gateway\n")

@@ -83,8 +83,8 @@ def keyed(rel: str, data: bytes, start: int, end: int) -> str | None:
             low = data.lower() if low is None else low
             if not any(w in low for w in words):
                 continue
-        for m in pattern.finditer(line):
-            if m.start("v") + head <= start and end <= m.end("v") + head:
+        for hit in pattern.finditer(line):
+            if hit.start("v") + head <= start and end <= hit.end("v") + head:
                 return what
     m = _NODE_KEY.match(line)
     if m is None or not (m.start("v") + head <= start and end <= m.end("v") + head):

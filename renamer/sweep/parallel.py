@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from renamer import debug, work
+from renamer import debug, hex_names, work
 from renamer.classify import CURRENT
 from renamer.decoded import might_decode, might_hold_break, might_split
 from renamer.forked import available_cores, can_fork, fork_map
@@ -156,6 +156,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                 candidate = candidate or compressed.kind(data) is not None
                 # a certificate, a hashed known_hosts entry, a registry hex value (sweep/decoded_names.py)
                 candidate = candidate or decoded_names.might_hold(data)
+                # `pxelinux.cfg/0A000046`: an address as a boot loader's hex file name (hex_names.py)
+                candidate = candidate or hex_names.might_hold(data) or hex_names.in_path(rel)
                 if path_loose and loose is not None and loose.might_match(os.fsencode(rel)):
                     candidate = True
                 if native is not None:  # the same answers, from one native scan (sweep/native_gate.py)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from renamer import (
     continuations,
+    hex_names,
     host_roles,
     interface_stanzas,
     kube_identities,
@@ -607,6 +608,11 @@ class FileScanner:
         # a certificate, a hashed known_hosts entry, a registry hex value (sweep/decoded_names.py)
         hidden_names = content.kind == "text" and decoded_names.might_hold(data)
         hit = hit or hidden_names
+        # `pxelinux.cfg/0A000046`: an old address as a boot loader's hex file name (hex_names.py)
+        hex_refs = (hex_names.text_spans(data, self.matcher.addresses)
+                    if content.kind == "text" and hex_names.might_hold(data) else [])
+        hit = hit or bool(hex_refs)
+        hex_path = hex_names.path_rename(rel, self.matcher.addresses)
         path_hit = self.matcher.might_match(os.fsencode(rel))
         # DNS names (a zone, a hosts file) match in any case: asked only of text that holds an old
         # value in some case, which the first pass let through (its gates are case-folded).
@@ -620,7 +626,7 @@ class FileScanner:
         # the sweep and verify list the same `dns-case` spellings (round 21, finding 09's rest).
         case_hit = folded_hit and bool(self.resolved_fqdns)
         path_loose = self.options.loose and self.project.loose.might_match(os.fsencode(rel))
-        if not (hit or wide or path_hit or loose_hit or path_loose or case_hit
+        if not (hit or wide or path_hit or loose_hit or path_loose or case_hit or hex_path is not None
                 or content.kind == "too-large"):
             return FileResult(rel, content.kind, "")
         work.add("full scans")
@@ -635,6 +641,13 @@ class FileScanner:
         path_near = self._path_near_misses(rel) if path_loose and status != RECORD and not path_kept else []
         new_path = self._new_path(rel) if status == CURRENT and path_hit and not path_kept else None
         path_refs = self._path_references(rel, klass, kept=path_kept) if status != RECORD and path_hit else []
+        if hex_path is not None and status == CURRENT and not self.project.classifier.path_kept(rel):
+            moved = hex_names.path_rename(new_path or rel, self.matcher.addresses)
+            new_path = moved[0] if moved is not None else new_path
+            path_refs.append(Reference(rel, 0, hex_path[1], hex_path[2], hex_path[3], RESIDUAL, None,
+                                       "a boot loader's file name for the client's address in hex (PXELINUX, "
+                                       "GRUB): `renamer sweep` renames it to the new address's", rel, None,
+                                       "path"))
         if new_path is not None:
             new_path, path_refs = self._host_vars_path(rel, new_path, path_refs)
         if new_path is not None and "@" in rel:  # `check@pug.service` of a template making `%i.ana.lan`
@@ -673,6 +686,11 @@ class FileScanner:
         templated: list[TemplatedNote] = []
         inserts: list[Edit] = []  # `moved` blocks after renamed Terraform labels
         matches = find(data, fmt.name_starts(data) if fmt is not None else ()) if hit else []
+        if hex_refs:  # `pxelinux.cfg/0A000046` in a script: the file's new name (hex_names.py)
+            taken = Spans([(m.start, m.end) for m in matches])
+            matches = sorted([*matches, *(Match(start, end, old, new, "address")
+                                          for start, end, old, new in hex_refs
+                                          if not taken.overlaps(start, end))], key=lambda m: m.start)
         # A zone, a fragment of one (records with no SOA), a name server's configuration: names in
         # presentation format, whose `\DDD` escapes are decimal (RFC 1035 5.1).
         zone_like = hit and content.kind == "text" and (origin is not None or zone.is_zone(data)

@@ -63,6 +63,7 @@ from renamer.project import LoadedProject
 from renamer.sweep import access_sets_v6 as access_v6
 from renamer.sweep import (
     caseless_names,
+    chart_consumers,
     chart_schema,
     compressed,
     decoded_names,
@@ -886,6 +887,8 @@ class FileScanner:
                 and (chart_schema.is_chart_file(rel) or chart_schema.is_values(rel)
                      or chart_schema.might_inline(data)):  # a chart's own names
             matches = chart_schema.held(self.project.root, rel, data, matches, self._charts)
+        if matches and status == CURRENT and content.kind == "text" and chart_consumers.might_hold(data):
+            matches = chart_consumers.held(data, matches)  # helmCharts, helmfile, helm_release (round 25)
         if matches and content.kind == "text":  # `name: pug` of a compose project: its volumes' prefix
             matches = self._state_names(rel, data, matches)
         if matches and content.kind == "text" and (unit_names.might_define(data)  # `mnt-pug.mount`

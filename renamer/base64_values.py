@@ -37,7 +37,7 @@ from renamer.occurrences import Match
 
 LITERALS = (b"kind: Secret", b"binaryData", b"encoding:", b"!!binary", b"base64decode(", b";base64,",
             b";BASE64,", b"<data>", b"ase64", b"ASE64", b"b64", b"B64", b"owershell", b"OWERSHELL", b"pwsh",
-            b"atob(", b"decode64(", b"DecodeString(", b"<diagram")
+            b"atob(", b"decode64(", b"DecodeString(", b"<diagram", b"&lt;diagram")
 
 ENCODED = "encoded"
 Find = Callable[[bytes], list[Match]]
@@ -80,6 +80,10 @@ _ENCODED_COMMAND = re.compile(rb"(?i:(?:powershell|pwsh)(?:\.exe)?\b[^\r\n]*?[ \
                               rb"(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc[a-z]*))[ \t]+(?P<q>[\"']?)"
                               rb"(?P<value>" + _B64 + rb")(?P=q)(?=[ \t\r\n;|)]|$)")
 _DIAGRAM = re.compile(rb"<diagram\b[^>]*>[ \t\r\n]*(?P<value>[A-Za-z0-9+/=]{16,})[ \t\r\n]*</diagram>")
+# the same, HTML-escaped in an attribute: a `*.drawio.svg`'s `content`, an HTML export's `data-mxgraph`
+# (break-it round 25, finding 07)
+_DIAGRAM_ESCAPED = re.compile(rb"&lt;diagram\b(?:(?!&gt;)[^<>])*&gt;(?:[ \t\r\n]|&#10;|&#xa;)*"
+                              rb"(?P<value>[A-Za-z0-9+/=]{16,})(?:[ \t\r\n]|&#10;|&#xa;)*&lt;\\?/diagram&gt;")
 _PLAIN = ("b64", "base64")
 _GZIP_MAGIC = b"\x1f\x8b"
 _GZIP = ("gz+b64", "gzip+base64", "gz+base64", "gzip+b64")
@@ -129,6 +133,9 @@ def declared(data: bytes) -> list[Declared]:
     if b"<diagram" in data:  # draw.io's compressed diagram (break-it round 24, finding 16)
         out += [Declared(*x.span("value"), "a compressed draw.io <diagram>", deflated=True)
                 for x in _DIAGRAM.finditer(data)]
+    if b"&lt;diagram" in data:  # escaped in an SVG's `content` or an HTML export (round 25, finding 07)
+        out += [Declared(*x.span("value"), "a compressed draw.io <diagram> kept in an SVG or HTML export",
+                         deflated=True) for x in _DIAGRAM_ESCAPED.finditer(data)]
     if b"64" in data:
         for x in _NAMED_KEY.finditer(data):
             if len(x.group("value")) >= 8:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import base64
 import gzip
+import urllib.parse
+import zlib
 
 import pytest
 
@@ -56,3 +58,20 @@ def test_gzip_is_an_encoded_residual() -> None:
     packed = base64.b64encode(gzip.compress(b"web01", mtime=0))
     data = b"write_files:\n- encoding: gz+b64\n  content: " + packed + b"\n"
     assert _found(data) == [("web01", "app01", "encoded")]
+
+
+def _deflated(text: bytes) -> bytes:
+    raw = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return base64.b64encode(raw.compress(urllib.parse.quote(text).encode()) + raw.flush())
+
+
+@pytest.mark.parametrize("data", [  # round 25, finding 07: draw.io's SVG and HTML exports
+    b'<svg content="&lt;mxfile&gt;&lt;diagram id=&quot;a&quot; name=&quot;P&quot;&gt;' + _deflated(b"<mxCell value=\"web01\"/>")
+    + b'&lt;/diagram&gt;&lt;/mxfile&gt;"></svg>\n',
+    b'<div data-mxgraph="{&quot;xml&quot;:&quot;&lt;mxfile&gt;&lt;diagram id=\\&quot;a\\&quot;&gt;'
+    + _deflated(b"<mxCell value=\"web01\"/>") + b'&lt;\\/diagram&gt;&lt;\\/mxfile&gt;&quot;}"></div>\n',
+])
+def test_an_escaped_drawio_diagram_is_declared(data: bytes) -> None:
+    [value] = base64_values.declared(data)
+    assert "draw.io" in value.where and value.deflated and base64_values.might_hold(data, MATCHER.needles)
+    assert _found(data) != []

@@ -16,6 +16,14 @@ from renamer import tool_state
     (b'{"ansible_hostname": "pug"}', None),  # one fact-like key is no evidence
     (b'# urn:pulumi:dev::p::t::pug\n', None),  # prose about a URN, not a checkpoint
     (b'const u = "urn:pulumi:dev::p::t::pug";\n', None),
+    # round 25, finding 08: Chef's node and client objects, Puppet's cached facts
+    (b'{"name": "pug", "json_class": "Chef::Node", "automatic": {"hostname": "pug"}}', "Chef node"),
+    (b'{\r\n  "name": "pug",\r\n  "chef_type": "node",\r\n  "automatic": {}\r\n}', "Chef node"),
+    (b'{"name": "pug", "json_class": "Chef::ApiClient", "public_key": "x"}', "Chef API client"),
+    (b'--- !ruby/object:Puppet::Node::Facts\nname: pug\nvalues:\n  hostname: pug\n', "Puppet"),
+    (b'{"name": "web", "json_class": "Chef::Role", "default_attributes": {"db": "pug"}}', None),  # input
+    (b'# knife node show pug -F json prints a Chef::Node\n', None),  # prose
+    (b'name: pug\nclass: Puppet::Node::Facts\n', None),  # not the cache's own header
 ])
 def test_written_by(data: bytes, tool: str | None) -> None:
     said = tool_state.written_by(data)

@@ -16,14 +16,14 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from renamer import debug, work
+from renamer import debug, hex_names, work
 from renamer.classify import CURRENT
 from renamer.decoded import might_decode, might_hold_break, might_split
 from renamer.forked import available_cores, can_fork, fork_map
 from renamer.formats.markdown import is_markdown
 from renamer.near_miss import FOLD_AND_BARE, fold_and_bare
 from renamer.project import LoadedProject
-from renamer.sweep import compressed, decoded_names, dense_bytes, unread_content
+from renamer.sweep import compressed, decoded_names, dense_bytes, lowered_names, unread_content
 from renamer.sweep.anchors import anchor_literals
 from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
 from renamer.sweep.model import FileResult
@@ -99,6 +99,7 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
     out = Chunk()
     scanned, kept, holding, linking = 0, out.kept, out.holding, out.linking
     excluded = project.classifier.is_excluded
+    lowered = [old.lower() for old, _ in lowered_names.mixed(matcher.hosts)]  # (lowered_names.py)
     zone_files = {zone[0] for zone in options.zone_origins}  # always scanned: sweep/zone_origins.py
     zone_files |= {hosts[0] for hosts in options.expanded_hosts}  # read by dnsmasq (sweep/tool_names.py)
     zone_files |= {env[0] for env in options.searched_env}  # read by a service with a search list
@@ -156,6 +157,11 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                 candidate = candidate or compressed.kind(data) is not None
                 # a certificate, a hashed known_hosts entry, a registry hex value (sweep/decoded_names.py)
                 candidate = candidate or decoded_names.might_hold(data)
+                # `pxelinux.cfg/0A000046`: an address as a boot loader's hex file name (hex_names.py)
+                candidate = candidate or hex_names.might_hold(data) or hex_names.in_path(rel)
+                # `nixos-server1` of a mixed-case `NixOS-Server1` the repo lower-cases (lowered_names.py)
+                candidate = candidate or (bool(lowered) and any(low.encode() in data or low in rel
+                                                                 for low in lowered))
                 if path_loose and loose is not None and loose.might_match(os.fsencode(rel)):
                     candidate = True
                 if native is not None:  # the same answers, from one native scan (sweep/native_gate.py)

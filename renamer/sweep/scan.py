@@ -15,6 +15,7 @@ from pathlib import Path
 
 from renamer import (
     continuations,
+    hex_names,
     host_roles,
     interface_stanzas,
     kube_identities,
@@ -62,9 +63,11 @@ from renamer.project import LoadedProject
 from renamer.sweep import access_sets_v6 as access_v6
 from renamer.sweep import (
     caseless_names,
+    chart_consumers,
     chart_schema,
     compressed,
     decoded_names,
+    lowered_names,
     multibyte,
     split_lengths,
     subdomains,
@@ -540,6 +543,9 @@ class FileScanner:
                                           in (CURRENT, UNCLASSIFIED))
         self.env_files = {rel: (domains, conf) for rel, domains, conf in options.searched_env}
         self.helm_values = {composition[0] for composition in options.helm_compositions}
+        # mixed-case old names, whose lower-case literals a run-time lowering meets (lowered_names.py)
+        self.lowered_pairs = lowered_names.mixed(self.matcher.hosts)
+        self._lowering: tuple[str, int, str] | bool | None = False  # False: not read yet
         self._charts: dict[str, bytes | None] = {}  # Chart.yaml beside a values file (chart_schema.py)
         self.extended: dict[str, list[tuple[str, tuple[str, ...], str]]] = {}
         for rel, service, domains, how in options.searched_services:
@@ -607,6 +613,11 @@ class FileScanner:
         # a certificate, a hashed known_hosts entry, a registry hex value (sweep/decoded_names.py)
         hidden_names = content.kind == "text" and decoded_names.might_hold(data)
         hit = hit or hidden_names
+        # `pxelinux.cfg/0A000046`: an old address as a boot loader's hex file name (hex_names.py)
+        hex_refs = (hex_names.text_spans(data, self.matcher.addresses)
+                    if content.kind == "text" and hex_names.might_hold(data) else [])
+        hit = hit or bool(hex_refs)
+        hex_path = hex_names.path_rename(rel, self.matcher.addresses)
         path_hit = self.matcher.might_match(os.fsencode(rel))
         # DNS names (a zone, a hosts file) match in any case: asked only of text that holds an old
         # value in some case, which the first pass let through (its gates are case-folded).
@@ -620,8 +631,12 @@ class FileScanner:
         # the sweep and verify list the same `dns-case` spellings (round 21, finding 09's rest).
         case_hit = folded_hit and bool(self.resolved_fqdns)
         path_loose = self.options.loose and self.project.loose.might_match(os.fsencode(rel))
-        if not (hit or wide or path_hit or loose_hit or path_loose or case_hit
-                or content.kind == "too-large"):
+        # `nixos-server1` where the repo computes `toLower hostName` (round 25, finding 15)
+        lowered = (self._lowered() if self.lowered_pairs and (
+            (content.kind == "text" and any(old.lower().encode() in data for old, _ in self.lowered_pairs))
+            or any(old.lower() in rel for old, _ in self.lowered_pairs)) else None)
+        if not (hit or wide or path_hit or loose_hit or path_loose or case_hit or hex_path is not None
+                or lowered is not None or content.kind == "too-large"):
             return FileResult(rel, content.kind, "")
         work.add("full scans")
         klass = klass or self.project.classifier.classify(rel)
@@ -635,6 +650,19 @@ class FileScanner:
         path_near = self._path_near_misses(rel) if path_loose and status != RECORD and not path_kept else []
         new_path = self._new_path(rel) if status == CURRENT and path_hit and not path_kept else None
         path_refs = self._path_references(rel, klass, kept=path_kept) if status != RECORD and path_hit else []
+        if lowered is not None and status == CURRENT:  # `certs/nixos-server1.pem` (lowered_names.py)
+            held = [Reference(rel, 0, start + 1, old.lower(), new.lower(), RESIDUAL, lowered_names.REASON,
+                              lowered_names.note(old, new, lowered), rel, None, "path")
+                    for start, _, old, new in lowered_names.spans(os.fsencode(rel), self.lowered_pairs)]
+            path_refs += held
+            path_near = [n for n in path_near if all(n.text != r.old for r in held)]  # said once
+        if hex_path is not None and status == CURRENT and not self.project.classifier.path_kept(rel):
+            moved = hex_names.path_rename(new_path or rel, self.matcher.addresses)
+            new_path = moved[0] if moved is not None else new_path
+            path_refs.append(Reference(rel, 0, hex_path[1], hex_path[2], hex_path[3], RESIDUAL, None,
+                                       "a boot loader's file name for the client's address in hex (PXELINUX, "
+                                       "GRUB): `renamer sweep` renames it to the new address's", rel, None,
+                                       "path"))
         if new_path is not None:
             new_path, path_refs = self._host_vars_path(rel, new_path, path_refs)
         if new_path is not None and "@" in rel:  # `check@pug.service` of a template making `%i.ana.lan`
@@ -673,6 +701,13 @@ class FileScanner:
         templated: list[TemplatedNote] = []
         inserts: list[Edit] = []  # `moved` blocks after renamed Terraform labels
         matches = find(data, fmt.name_starts(data) if fmt is not None else ()) if hit else []
+        if lowered is not None and status == CURRENT and content.kind == "text" and not any_case:
+            matches = lowered_names.lowered_matches(data, matches, self.lowered_pairs, lowered)
+        if hex_refs:  # `pxelinux.cfg/0A000046` in a script: the file's new name (hex_names.py)
+            taken = Spans([(m.start, m.end) for m in matches])
+            matches = sorted([*matches, *(Match(start, end, old, new, "address")
+                                          for start, end, old, new in hex_refs
+                                          if not taken.overlaps(start, end))], key=lambda m: m.start)
         # A zone, a fragment of one (records with no SOA), a name server's configuration: names in
         # presentation format, whose `\DDD` escapes are decimal (RFC 1035 5.1).
         zone_like = hit and content.kind == "text" and (origin is not None or zone.is_zone(data)
@@ -852,6 +887,8 @@ class FileScanner:
                 and (chart_schema.is_chart_file(rel) or chart_schema.is_values(rel)
                      or chart_schema.might_inline(data)):  # a chart's own names
             matches = chart_schema.held(self.project.root, rel, data, matches, self._charts)
+        if matches and status == CURRENT and content.kind == "text" and chart_consumers.might_hold(data):
+            matches = chart_consumers.held(data, matches)  # helmCharts, helmfile, helm_release (round 25)
         if matches and content.kind == "text":  # `name: pug` of a compose project: its volumes' prefix
             matches = self._state_names(rel, data, matches)
         if matches and content.kind == "text" and (unit_names.might_define(data)  # `mnt-pug.mount`
@@ -1173,6 +1210,13 @@ class FileScanner:
                 line = newlines_before + buf.count(b"\n", 0, m.start) + 1
                 yield Reference(rel, line, 0, m.old, m.new, SKIPPED, "too-large", note)
             newlines_before += buf.count(b"\n", 0, max(limit, 0))
+
+    def _lowered(self) -> tuple[str, int, str] | None:
+        """The first line of the tree lower-casing a host's name at run time, or None (read once)."""
+        if self._lowering is False:
+            found = lowered_names.lowerings(self.project.root)
+            self._lowering = found[0] if found else None
+        return self._lowering if not isinstance(self._lowering, bool) else None
 
     def _new_path(self, rel: str) -> str | None:
         new = os.fsdecode(self.matcher.replace(os.fsencode(rel)))

@@ -8,12 +8,14 @@ uncompressed draw.io (plain XML, rewritten as text), are as before."""
 from __future__ import annotations
 
 import base64
+import html
 import json
 import struct
 import urllib.parse
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -60,6 +62,19 @@ ZTXT = b"mxfile\x00\x00" + zlib.compress(urllib.parse.quote(_drawio(XML)).encode
 ITXT = b"mxfile\x00\x01\x00en\x00\x00" + zlib.compress(_drawio(XML).encode())
 PAGE = b"BT /F1 12 Tf 72 720 Td (pug.ana.lan 10.0.0.5) Tj ET"
 
+
+def _svg(mxfile: str, newline: str = "\n") -> str:
+    """A draw.io SVG export (`*.drawio.svg`): the diagram HTML-escaped in the root's `content`."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="140" height="60" content="{html.escape(mxfile)}">'
+            f'{newline}<g><text x="20" y="35">web node</text></g>{newline}</svg>{newline}')
+
+
+def _html_export(mxfile: str) -> str:
+    """draw.io's "embed HTML" export: the diagram in a JSON `data-mxgraph` attribute."""
+    config = json.dumps({"highlight": "#0000ff", "nav": True, "xml": mxfile})
+    return (f'<!DOCTYPE html>\n<html><body><div class="mxgraph" data-mxgraph="{html.escape(config)}"></div>\n'
+            '<script src="https://viewer.diagrams.net/js/viewer-static.min.js"></script></body></html>\n')
+
 # name: (path, content, how verify lists it: "encoded" residual or "skipped")
 LISTED: dict[str, tuple[str, str | bytes, str]] = {
     "drawio": ("network.drawio", _drawio(XML), "encoded"),
@@ -68,11 +83,17 @@ LISTED: dict[str, tuple[str, str | bytes, str]] = {
     "png-itxt-compressed": ("diagram.png", _png(_chunk(b"iTXt", ITXT)), "skipped"),
     "pdf-flate": ("runbook.pdf", _pdf(PAGE), "skipped"),
     "pdf-flate-latin1": ("notes.pdf", _pdf(b"BT (h\xf4te pug.ana.lan) Tj ET"), "skipped"),
+    # round 25, finding 07: the diagram HTML-escaped in an SVG's `content`, an HTML export's attribute
+    "drawio-svg": ("network.drawio.svg", _svg(_drawio(XML)), "encoded"),
+    "drawio-svg-two-pages-crlf": ("docs/net.drawio.svg", _svg(_drawio("<mxGraphModel/>", XML, newline="\r\n"),
+                                                              newline="\r\n"), "encoded"),
+    "drawio-html-export": ("docs/network.html", _html_export(_drawio(XML)), "encoded"),
 }
 QUIET: dict[str, tuple[str, bytes]] = {
     "png-without-text": ("logo.png", _png()),
     "png-ztxt-of-others": ("other.png", _png(_chunk(b"zTXt", b"Comment\x00\x00" + zlib.compress(b"rex.lan")))),
     "pdf-image-stream": ("scan.pdf", _pdf(PAGE, b"/Subtype /Image ")),  # an image's bytes are not text
+    "drawio-svg-of-others": ("other.drawio.svg", _svg(_drawio("<mxGraphModel><root/></mxGraphModel>")).encode()),
 }
 
 
@@ -96,6 +117,8 @@ def test_round24_text_a_document_keeps_compressed_is_listed(case: str, repo: Cal
     done = run(root, "sweep", "--commit")
     assert path in done.stdout
     assert (root / path).read_bytes() == before  # never written
+    if path.endswith(".svg"):
+        ElementTree.fromstring(before)  # still the SVG it was
     # an encoded residual fails plain verify; a skipped file holding old values, --strict (as an .xlsx)
     assert run(root, "verify", *(() if how == "encoded" else ("--strict",))).exit_code == 1
 

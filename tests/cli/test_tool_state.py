@@ -26,6 +26,15 @@ EXPORT = json.dumps({"version": 3, "deployment": {"manifest": {}, "resources": [
     {"urn": URN, "custom": True, "id": "pug", "outputs": {"fqdn": "pug.ana.lan"}}]}}, indent=2)
 PACKER = json.dumps({"builds": [{"name": "pug", "builder_type": "proxmox-iso", "build_time": 1714557600,
                                  "artifact_id": "pug", "packer_run_uuid": "x"}], "last_run_uuid": "x"})
+CHEF_NODE = json.dumps({"name": "pug", "chef_environment": "_default", "json_class": "Chef::Node",
+                        "automatic": {"hostname": "pug", "ipaddress": "10.0.0.5", "fqdn": "pug.ana.lan"},
+                        "run_list": ["role[web]"]}, indent=2)
+KNIFE_NODE = json.dumps({"name": "pug", "chef_type": "node", "automatic": {"fqdn": "pug.ana.lan"},
+                         "normal": {"tags": []}})
+CHEF_CLIENT = json.dumps({"name": "pug", "json_class": "Chef::ApiClient", "chef_type": "client",
+                          "public_key": "-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----\n"}, indent=2)
+PUPPET_FACTS = ("--- !ruby/object:Puppet::Node::Facts\nname: pug.ana.lan\nvalues:\n  hostname: pug\n"
+                "  fqdn: pug.ana.lan\n  ipaddress: 10.0.0.5\n")
 FACTS = json.dumps({"ansible_hostname": "pug", "ansible_fqdn": "pug.ana.lan",
                     "ansible_default_ipv4": {"address": "10.0.0.5"}}, indent=4)
 
@@ -36,9 +45,17 @@ HELD: dict[str, tuple[str, str | bytes]] = {
     "pulumi-stack-export": ("state/dev-export.json", EXPORT + "\n"),
     "packer-manifest": ("packer/packer-manifest.json", PACKER + "\n"),
     "fact-cache": ("facts/pug", FACTS + "\n"),
+    # round 25, finding 08: Chef's node and client objects, Puppet's cached facts
+    "chef-node": ("nodes/pug.json", CHEF_NODE + "\n"),
+    "chef-node-crlf-bom": ("nodes/pug.ana.lan.json", b"\xef\xbb\xbf" + CHEF_NODE.replace("\n", "\r\n").encode()),
+    "knife-node-show": ("export/pug.json", KNIFE_NODE + "\n"),
+    "chef-client": ("clients/pug.json", CHEF_CLIENT + "\n"),
     "fact-cache-crlf-bom": ("cache/pug.ana.lan", b"\xef\xbb\xbf" + FACTS.replace("\n", "\r\n").encode() + b"\r\n"),
 }
 MOVES: dict[str, tuple[str, str, str]] = {
+    "chef-role": ("roles/web.json", '{"name": "web", "json_class": "Chef::Role", "default_attributes": '
+                  '{"db": "pug.ana.lan"}}\n', '{"name": "web", "json_class": "Chef::Role", "default_attributes": '
+                  '{"db": "wolf.fv.lan"}}\n'),
     "pulumi-program": ("index.ts", 'new proxmox.vm.VirtualMachine("pug", { name: "pug" });\n',
                        'new proxmox.vm.VirtualMachine("wolf", { name: "wolf" });\n'),
     "pulumi-stack-config": ("Pulumi.dev.yaml", "config:\n  infra:hostname: pug.ana.lan\n",
@@ -48,6 +65,9 @@ MOVES: dict[str, tuple[str, str, str]] = {
     "packer-template": ("build.pkr.json", '{"builders": [{"type": "proxmox-iso", "vm_name": "pug"}]}\n',
                         '{"builders": [{"type": "proxmox-iso", "vm_name": "wolf"}]}\n'),
 }
+
+
+HELD["puppet-facts"] = ("puppet/yaml/facts/pug.ana.lan.yaml", PUPPET_FACTS)
 
 
 @pytest.mark.parametrize("case", sorted(HELD))
@@ -61,7 +81,10 @@ def test_round24_a_tools_own_state_is_held(case: str, repo: Callable[..., Path],
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 1, done.stdout + done.stderr
     assert (root / path).read_bytes() == before  # nothing rewritten, the path kept
-    json.loads(before.decode("utf-8-sig"))  # still the tool's JSON
+    if path.endswith(".yaml"):
+        assert before.startswith(b"--- !ruby/object:Puppet::Node::Facts")
+    else:
+        json.loads(before.decode("utf-8-sig"))  # still the tool's JSON
     assert run(root, "verify").exit_code == 1
     tracked = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout
     assert path in tracked.splitlines()

@@ -44,11 +44,11 @@ def landing(net: IPNetwork, move: PrefixMove) -> IPNetwork | None:
 
 
 def _moved(net: IPNetwork, moves: Sequence[PrefixMove]) -> IPNetwork | None:
-    """`net` after the moves (the first whose old network holds it), None past a shrunk end."""
-    for move in moves:
-        if net.version == move.old.version and net.subnet_of(move.old):  # type: ignore[arg-type]
-            return landing(net, move)
-    return net
+    """`net` after the moves (the longest old network holding it), None past a shrunk end."""
+    holding = [m for m in moves if net.version == m.old.version and net.subnet_of(m.old)]  # type: ignore[arg-type]
+    if not holding:
+        return net
+    return landing(net, max(holding, key=lambda m: m.old.prefixlen))  # the most specific move
 
 
 def _covered(net: IPNetwork, parts: Sequence[IPNetwork]) -> bool:

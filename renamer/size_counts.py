@@ -145,7 +145,7 @@ def _table(data: bytes, rel: str, matches: list[Match],
            moves: Sequence[PrefixMove]) -> tuple[list[Match], list[Match]]:
     """(the matches, a broadcast cell's residual accepted; the count cells added)."""
     by_start = {m.start: i for i, m in enumerate(matches)}
-    out, added = list(matches), []
+    out, added, dropped = list(matches), [], set()
     for header, row in table_lengths.rows(data, rel):
         if header is None or row is header:
             continue
@@ -155,17 +155,28 @@ def _table(data: bytes, rel: str, matches: list[Match],
                 break
             name = header[index][2]
             at = by_start.get(start)
-            if at is not None and out[at].refused == BROADCAST and out[at].end == end \
-                    and _BROADCAST_HEADER.fullmatch(name) and out[at].new != out[at].old:
-                out[at] = replace(out[at], refused=None,
-                                  note=f"{out[at].note} (the column's header, `{name}`, says it is one)")
+            if at is not None and out[at].end == end and _BROADCAST_HEADER.fullmatch(name):
+                if out[at].refused == BROADCAST and out[at].new != out[at].old:
+                    out[at] = replace(out[at], refused=None,
+                                      note=f"{out[at].note} (the column's header, `{name}`, says it is one)")
+                elif _new_broadcast(out[at].old, moves):
+                    dropped.add(at)  # the new broadcast address already (a shrink in place, swept)
                 continue
             if state is None or at is not None:
                 continue
             hit = _count_match(start, end, text, name, state[0], state[1], f"in the column `{name}`")
             if hit is not None:
                 added.append(hit)
-    return out, added
+    return [m for i, m in enumerate(out) if i not in dropped], added
+
+
+def _new_broadcast(text: str, moves: Sequence[PrefixMove]) -> bool:
+    """Is `text` a resized move's new broadcast address (as `says_broadcast` lets the key's stand)?"""
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return any(m.new_has_broadcast and address == m.new.broadcast_address for m in moves)
 
 
 def _mapping_network(data: bytes, line_start: int, column: int) -> IPNetwork | None:

@@ -63,6 +63,11 @@ def _strictly(inner: IPNetwork, outer: IPNetwork) -> bool:
     return inner.version == outer.version and inner != outer and inner.subnet_of(outer)  # type: ignore[arg-type]
 
 
+def _inside(inner: IPNetwork, outer: IPNetwork) -> bool:
+    """Inside or equal: an except that lands on its whole cidr is `covering`'s, not a stray."""
+    return inner.version == outer.version and inner.subnet_of(outer)  # type: ignore[arg-type]
+
+
 def _is_new(net: IPNetwork, moves: Sequence[PrefixMove]) -> bool:
     return any(net.version == m.new.version and net == m.new and m.new != m.old for m in moves)
 
@@ -117,13 +122,13 @@ def _moving_out(data: bytes, included: Sequence[IPNetwork], excluded: Sequence[t
         if after is not None and after != net:  # before the sweep: the exclusion's own network moves
             if not _k8s(what):
                 continue  # a first-match deny that moves keeps out its network at its new place
-            strays = [c for c in homes if _strictly(net, c) and not _strictly(after, _moved(c, moves) or c)]
+            strays = [c for c in homes if _strictly(net, c) and not _inside(after, _moved(c, moves) or c)]
             if not strays:
                 continue
             cidr = strays[0]
             cidr_after = _moved(cidr, moves) or cidr
             yield LengthHit(start, end, text, text, TOOL, _why(text, str(after), cidr, cidr_after, what))
-        elif _k8s(what) and _is_new(net, moves) and not any(_strictly(net, c) for c in homes) \
+        elif _k8s(what) and _is_new(net, moves) and not any(_inside(net, c) for c in homes) \
                 and not any(_is_new(c, moves) for c in homes):  # a written file
             cidr = homes[0]
             yield LengthHit(start, end, text, text, TOOL, _why(text, text, cidr, cidr, what, written=True))

@@ -11,8 +11,10 @@ outside the row's range (before the sweep), or its new network (a written file),
 
 Keys are read as `KEY: value` / `KEY = value` / `--KEY=value` (the value to its line's end, and a
 YAML list's `- ` lines under it); a row with `within` applies only inside that block: a Terraform
-`resource "TYPE" "NAME" { }` (its braces) or a CloudFormation resource whose `Type` is `TYPE` (its
-YAML mapping by indentation, or its JSON object by braces).
+`resource "TYPE" "NAME" { }` (its braces), a `module` block whose `source` is the registry module
+named (`module:terraform-aws-modules/vpc/aws`: its `cidr` and `*_subnets` inputs), or a
+CloudFormation resource whose `Type` is `TYPE` (its YAML mapping by indentation, or its JSON object
+by braces).
 """
 
 from __future__ import annotations
@@ -62,6 +64,10 @@ LIMITS: tuple[ToolLimit, ...] = (
     ToolLimit("kube-apiserver", _KUBE_SERVICE, 6, 108, 128, _KUBE_RULE.format(shortest=108)),
     # AWS: Terraform's aws_vpc / aws_subnet / association `cidr_block`, CloudFormation's `CidrBlock`
     ToolLimit("AWS", rb"cidr_block|CidrBlock", 4, 16, 28, _AWS_RULE, _AWS_TYPES),
+    # the terraform-aws-modules/vpc module's inputs, which feed aws_vpc and aws_subnet
+    ToolLimit("AWS", rb"cidr|secondary_cidr_blocks"
+              rb"|(?:public|private|database|intra|elasticache|redshift|outpost)_subnets",
+              4, 16, 28, _AWS_RULE, (b"module:terraform-aws-modules/vpc/aws",)),
     ToolLimit("AWS EKS", rb"service_ipv4_cidr|serviceIpv4Cidr|ServiceIpv4Cidr", 4, 12, 24, _EKS_RULE),
     # Azure: azurerm_subnet's `address_prefixes`, ARM's `addressPrefix(es)` of a subnet
     ToolLimit("Azure", rb"address_prefix(?:es)?|addressPrefix(?:es)?", 4, 2, 29, _AZURE_RULE,
@@ -132,8 +138,17 @@ def _braces(data: bytes, at: int) -> int:
 
 def _blocks(data: bytes, types: tuple[bytes, ...]) -> list[tuple[int, int]]:
     """The spans of the resources of `types`: Terraform blocks, CloudFormation/ARM resources."""
-    names = b"|".join(re.escape(t) for t in types)
     out = []
+    for source in (t[len(b"module:"):] for t in types if t.startswith(b"module:")):
+        for x in re.finditer(rb'(?m)^[ \t]*module[ \t]+"[^"\n]*"[ \t]*\{', data):
+            span = (x.end() - 1, _braces(data, x.end() - 1))
+            found = re.search(rb'(?m)^[ \t]*source[ \t]*=[ \t]*"([^"\n]*)"', data[span[0]:span[1]])
+            if found is not None and found.group(1).split(b"?")[0].split(b"//")[0].endswith(source):
+                out.append(span)
+    types = tuple(t for t in types if not t.startswith(b"module:"))
+    if not types:
+        return out
+    names = b"|".join(re.escape(t) for t in types)
     for x in re.finditer(rb'(?m)^[ \t]*resource[ \t]+"(?:' + names + rb')"[ \t]+"[^"\n]*"[ \t]*\{', data):
         out.append((x.end() - 1, _braces(data, x.end() - 1)))
     typed = re.compile(rb'["\']?(?:Type|type)["\']?[ \t]*:[ \t]*["\']?(?:' + names +

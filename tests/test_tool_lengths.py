@@ -31,6 +31,10 @@ def test_every_row_cites_its_rule_and_its_range_is_sane() -> None:
     ('resource "aws_subnet" "s" {\n  cidr_block = "10.0.0.0/28"\n}\n', "10.0.0.0/28", "10.0.0.0/29"),
     ('{"Resources": {"V": {"Type": "AWS::EC2::VPC", "Properties": {"CidrBlock": "10.0.0.0/16"}}}}\n',
      "10.0.0.0/16", "10.0.0.0/12"),
+    ('module "vpc" {\n  source = "terraform-aws-modules/vpc/aws"\n  cidr   = "10.0.0.0/16"\n}\n', "10.0.0.0/16",
+     "10.0.0.0/14"),
+    ('module "vpc" {\n  source  = "terraform-aws-modules/vpc/aws"\n  private_subnets = ["10.0.1.0/28"]\n}\n',
+     "10.0.1.0/28", "10.0.1.0/29"),
     ('resource "azurerm_subnet" "s" {\n  address_prefixes = ["10.0.1.0/29"]\n}\n', "10.0.1.0/29", "10.0.1.0/30"),
     ('resource "aws_eks_cluster" "c" {\n  kubernetes_network_config {\n    service_ipv4_cidr = "172.20.0.0/16"\n'
      '  }\n}\n', "172.20.0.0/16", "172.20.0.0/25"),
@@ -48,5 +52,8 @@ def test_a_new_length_the_tool_accepts_or_another_key() -> None:
     sg = 'resource "aws_security_group" "g" {\n  ingress {\n    cidr_blocks = ["10.0.0.0/16"]\n  }\n}\n'
     assert _hits("10.0.0.0/16", "10.0.0.0/14", sg) == []
     assert _hits("10.0.0.0/16", "10.0.0.0/14", "podSubnet: 10.0.0.0/16\n") == []
+    # another module's `cidr`
+    other = 'module "net" {\n  source = "./modules/net"\n  cidr   = "10.0.0.0/16"\n}\n'
+    assert _hits("10.0.0.0/16", "10.0.0.0/14", other) == []
     # `cidr_block` outside an aws_vpc/aws_subnet block
     assert _hits("10.0.0.0/16", "10.0.0.0/14", 'locals {\n  cidr_block = "10.0.0.0/16"\n}\n') == []

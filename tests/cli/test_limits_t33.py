@@ -56,6 +56,8 @@ APISERVER = "spec:\n  containers:\n  - command:\n    - kube-apiserver\n    - --s
 VPC_TF = ('resource "aws_vpc" "main" {\n  cidr_block = "@VPC@"\n}\nresource "aws_subnet" "tiny" {\n'
           '  vpc_id     = aws_vpc.main.id\n  cidr_block = "@SUBNET@"\n}\n'
           'resource "aws_security_group" "sg" {\n  ingress {\n    cidr_blocks = ["@VPC@"]\n  }\n}\n')
+MODULE = ('module "vpc" {\n  source  = "terraform-aws-modules/vpc/aws"\n  version = "~> 5.0"\n  cidr    = "@VPC@"\n'
+          '  private_subnets = ["@SUBNET@"]\n}\n')
 CFN = ("Resources:\n  Vpc:\n    Type: AWS::EC2::VPC\n    Properties:\n      CidrBlock: @VPC@\n"
        "  Route:\n    Type: AWS::EC2::Route\n    Properties:\n      DestinationCidrBlock: @VPC@\n")
 
@@ -109,13 +111,16 @@ def test_a_kube_service_cidr_grown_within_the_limit_is_written_and_a_written_one
 ])
 def test_an_aws_vpc_or_subnet_outside_16_to_28_refuses(run: Run, tmp_path: Path, vpc_old: str, vpc_new: str,
                                                         sub_old: str, sub_new: str) -> None:
-    """Terraform's aws_vpc and aws_subnet and CloudFormation's AWS::EC2::VPC: refused at the
+    """Terraform's aws_vpc and aws_subnet, the terraform-aws-modules/vpc module's `cidr` and
+    `private_subnets`, and CloudFormation's AWS::EC2::VPC: refused at the
     cidr_block / CidrBlock line; a security group's cidr_blocks and a route's DestinationCidrBlock
     (no such limit) are not what refuses."""
     files = {"vpc.tf": VPC_TF.replace("@VPC@", vpc_old).replace("@SUBNET@", sub_old),
-             "stack.yaml": CFN.replace("@VPC@", vpc_old)}
+             "stack.yaml": CFN.replace("@VPC@", vpc_old),
+             "mod/main.tf": MODULE.replace("@VPC@", vpc_old).replace("@SUBNET@", sub_old)}
     root = _repo(tmp_path, files, f"{vpc_old}: {vpc_new}, {sub_old}: {sub_new}")
-    stderr = _refused(run, root, "vpc.tf:2: tool-refuses", "vpc.tf:6: tool-refuses", "stack.yaml:5: tool-refuses")
+    stderr = _refused(run, root, "vpc.tf:2: tool-refuses", "vpc.tf:6: tool-refuses", "stack.yaml:5: tool-refuses",
+                      "mod/main.tf:4: tool-refuses", "mod/main.tf:5: tool-refuses")
     assert "vpc.tf:10" not in stderr and "stack.yaml:10" not in stderr
     assert "AWS refuses a VPC or subnet CIDR block outside /16 to /28" in stderr
     for net in (vpc_new, sub_new):

@@ -9,8 +9,9 @@ cites. A network literal under such a key that is a resized move's old network w
 outside the row's range (before the sweep), or its new network (a written file), is refused
 `tool-refuses` at its file:line: nothing is written, and verify does not say OK.
 
-Keys are read as `KEY: value` / `KEY = value` / `--KEY=value` (the value to its line's end, and a
-YAML list's `- ` lines under it); a row with `within` applies only inside that block: a Terraform
+Keys are read as `KEY: value` / `KEY = value` (the value to its line's end, and a YAML list's `- `
+lines under it) and as flags, `--KEY=value` / `--KEY value` (the value to the next blank); a row
+with `within` applies only inside that block: a Terraform
 `resource "TYPE" "NAME" { }` (its braces), a `module` block whose `source` is the registry module
 named (`module:terraform-aws-modules/vpc/aws`: its `cidr` and `*_subnets` inputs), or a
 CloudFormation resource whose `Type` is `TYPE` (its YAML mapping by indentation, or its JSON object
@@ -188,12 +189,16 @@ def limit_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
         if not any(m.old.version == row.family and not row.shortest <= m.new.prefixlen <= row.longest
                    for m in resized):
             continue
-        key = re.compile(rb"(?<![A-Za-z0-9_])(?:--)?[\"']?(?:" + row.keys +
-                         rb")[\"']?[ \t]*(?::|=(?![=>~]))")
+        key = re.compile(rb"(?<![A-Za-z0-9_-])(?:--(?:" + row.keys + rb")(?:=|[ \t]+)|[\"']?(?:" + row.keys +
+                         rb")[\"']?[ \t]*(?::|=(?![=>~])))")  # `--service-cidr 10.96.0.0/16` too
         spans = _blocks(data, row.within) if row.within else [(0, len(data))]
         for start, end in spans:
             for x in key.finditer(data, start, end):
-                for n in _NET.finditer(data, x.end(), min(end, _value_end(data, x.start(), x.end()))):
+                stop = min(end, _value_end(data, x.start(), x.end()))
+                if x.group().startswith(b"--"):  # a flag's value: to the next blank
+                    blank = re.compile(rb"[\s\"']").search(data, x.end(), stop)
+                    stop = blank.start() if blank is not None else stop
+                for n in _NET.finditer(data, x.end(), stop):
                     net = _network(n.group())
                     if net is None or net.version != row.family or n.start() in seen:
                         continue

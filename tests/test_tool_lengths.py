@@ -26,7 +26,9 @@ def test_every_row_cites_its_rule_and_its_range_is_sane() -> None:
     ("networking:\n  serviceSubnet: 10.96.0.0/16\n", "10.96.0.0/16", "10.96.0.0/11"),
     ("service-cidr: 10.96.0.0/16,fd00:10:96::/112\n", "fd00:10:96::/112", "fd00:10:96::/100"),
     ("    - --service-cluster-ip-range=10.96.0.0/16\n", "10.96.0.0/16", "10.96.0.0/11"),
-    ("serviceSubnets:\n  - 10.96.0.0/16\n", "10.96.0.0/16", "10.96.0.0/11"),  # Talos: a list under the key
+    ("serviceSubnets:\n  - 10.96.0.0/16\n", "10.96.0.0/16", "10.96.0.0/11"),
+    ("kubeadm init --service-cidr 10.96.0.0/16 --pod-network-cidr 10.244.0.0/16\n", "10.96.0.0/16",
+     "10.96.0.0/11"),  # Talos: a list under the key
     ('resource "aws_vpc" "m" {\n  cidr_block = "10.0.0.0/16"\n}\n', "10.0.0.0/16", "10.0.0.0/15"),
     ('resource "aws_subnet" "s" {\n  cidr_block = "10.0.0.0/28"\n}\n', "10.0.0.0/28", "10.0.0.0/29"),
     ('{"Resources": {"V": {"Type": "AWS::EC2::VPC", "Properties": {"CidrBlock": "10.0.0.0/16"}}}}\n',
@@ -52,6 +54,9 @@ def test_a_new_length_the_tool_accepts_or_another_key() -> None:
     sg = 'resource "aws_security_group" "g" {\n  ingress {\n    cidr_blocks = ["10.0.0.0/16"]\n  }\n}\n'
     assert _hits("10.0.0.0/16", "10.0.0.0/14", sg) == []
     assert _hits("10.0.0.0/16", "10.0.0.0/14", "podSubnet: 10.0.0.0/16\n") == []
+    # a flag's value ends at its blank: the pod network after it is no service CIDR
+    flags = "kubeadm init --service-cidr 10.96.0.0/16 --pod-network-cidr 10.244.0.0/16\n"
+    assert _hits("10.244.0.0/16", "10.240.0.0/12", flags) == []
     # another module's `cidr`
     other = 'module "net" {\n  source = "./modules/net"\n  cidr   = "10.0.0.0/16"\n}\n'
     assert _hits("10.0.0.0/16", "10.0.0.0/14", other) == []

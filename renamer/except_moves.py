@@ -24,6 +24,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterator, Sequence
 
+from renamer import except_lines
 from renamer.names import IPNetwork
 from renamer.prefix_moves import LengthHit, PrefixMove
 
@@ -139,18 +140,29 @@ Rule = tuple[Sequence[IPNetwork], Sequence[tuple[int, int, IPNetwork]], str]
 
 def grouped_hits(data: bytes, rules: Sequence[Rule],
                  moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
-    """Finding 23 for rules read one exclusion at a time (a key's `!` list, the first match deciding:
-    Postfix's `mynetworks = !a, !b, c`): the exclusions of one line before the same included
-    networks, judged together."""
-    groups: dict[tuple[str, int, tuple[IPNetwork, ...]], list[tuple[int, int, IPNetwork]]] = {}
+    """Finding 23 for rules read one exclusion at a time, the first match deciding (a key's `!` list:
+    Postfix's `mynetworks = !a, !b, c`; nginx's `deny a; deny b;` before `allow c;` in one block;
+    iptables' DROP rules before the same ACCEPT): the exclusions before the same included networks,
+    judged together."""
+    groups: dict[tuple[str, object, tuple[IPNetwork, ...]], list[tuple[int, int, IPNetwork]]] = {}
     for included, excluded, what in rules:
         if len(excluded) != 1 or not included:
             continue
-        line = data.count(b"\n", 0, excluded[0][0])
-        groups.setdefault((what, line, tuple(included)), []).append(excluded[0])
+        groups.setdefault((what, _where(data, excluded[0][0], what), tuple(included)), []).append(excluded[0])
     for (what, _, included), excluded in groups.items():
         if len(excluded) > 1:
             yield from _together(data, included, excluded, moves, what)
+
+
+def _where(data: bytes, pos: int, what: str) -> object:
+    """What holds one rule's exclusions: nginx's block (the file where there is none) and an
+    iptables chain's rules (those before the same ACCEPT rules, which `included` already names);
+    else the line (a key's `!` list)."""
+    if what.startswith("nginx's"):
+        return except_lines.block(data, pos) or (0, len(data))
+    if what.startswith("iptables'"):
+        return (0, len(data))
+    return data.count(b"\n", 0, pos)
 
 
 def _why(text: str, after: str, cidr: IPNetwork, cidr_after: IPNetwork, what: str,

@@ -56,6 +56,22 @@ def test_bang_entries_of_one_line_together() -> None:
     assert _hits(shrink, apart) == []
 
 
+def test_first_match_denies_together() -> None:
+    shrink = [("10.0.48.0/24", "10.0.48.0/25")]
+    nginx = "location / {\n  deny 10.0.48.0/26;\n  deny 10.0.48.64/26;\n  allow 10.0.48.0/24;\n  deny all;\n}\n"
+    assert _hits(shrink, nginx) == [("10.0.48.0/26", TOOL)]
+    # two blocks, one deny each: each block admits half
+    apart = ("location /a {\n  deny 10.0.48.0/26;\n  allow 10.0.48.0/24;\n}\n"
+             "location /b {\n  deny 10.0.48.64/26;\n  allow 10.0.48.0/24;\n}\n")
+    assert _hits(shrink, apart) == []
+    # a deny after the allow is dead: it covers nothing
+    dead = "location / {\n  deny 10.0.48.0/26;\n  allow 10.0.48.0/24;\n  deny 10.0.48.64/26;\n}\n"
+    assert _hits(shrink, dead) == []
+    iptables = ("*filter\n-A INPUT -s 10.0.48.0/26 -j DROP\n-A INPUT -s 10.0.48.64/26 -j DROP\n"
+                "-A INPUT -s 10.0.48.0/24 -j ACCEPT\nCOMMIT\n")
+    assert _hits(shrink, iptables) == [("10.0.48.0/26", TOOL)]
+
+
 def test_an_except_moving_out_of_its_cidr() -> None:
     site = _two("10.0.0.0/16", "10.0.48.0/24", "10.0.9.0/24")
     assert _hits([("10.0.48.0/24", "172.16.8.0/22")], site) == [("10.0.48.0/24", TOOL)]

@@ -247,10 +247,12 @@ def test_excepts_that_together_cover_the_shrunk_network_refuse(run: Run, tmp_pat
     files = {"np.yaml": NP2.replace("CIDR", old).replace("ONE", one).replace("TWO", two)}
     if ipaddress.ip_network(old).version == 4:
         files["main.cf"] = f"mynetworks = !{one}, !{two}, {old}\n"
+        files["acl.conf"] = f"location / {{\n  deny {one};\n  deny {two};\n  allow {old};\n  deny all;\n}}\n"
     root = _repo(tmp_path, files, f"{old}: {new}")
     places = [f"np.yaml:12: tool-refuses: the exclusions {one}, {two} of {old}"]
     if "main.cf" in files:
         places.append(f"main.cf:1: tool-refuses: the exclusions {one}, {two} of {old}")
+        places.append(f"acl.conf:2: tool-refuses: the exclusions {one}, {two} of {old}")
     stderr = _refused(run, root, *places)
     assert "would together cover the whole new network" in stderr
     new_net = ipaddress.ip_network(new)

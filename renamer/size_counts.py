@@ -3,16 +3,17 @@ its header (outside pass t33-33, findings 13 and 14); pure: bytes and matches in
 (`Matcher.table_lengths` asks it under a resized move).
 
 13. A record that gives a network and a count of its size (`usable_hosts: 254`, `total_addresses:
-256`, `subnets_64: 65536` beside `cidr:` in one YAML mapping; a CSV or Markdown column headed
-`usable_hosts`, `Hosts`, `Addresses`, `Size`, `subnets_64`) kept the old network's count beside the
-new network. A count is the length's function when its value is exactly what that function gives
-for the old network: the usable hosts (2^(32-N) - 2 for an IPv4 /N up to /30), the addresses
-(2^(W-N)), or for IPv6 the /64s (2^(64-N)) under a name that says 64. Such a count, under a name
-that says it is a count, in a record that names the moved network (the `A/N` cell or value, or the
-address beside a length column) is rewritten to the same function of the new length; the one
-function its value matches decides. After the sweep (the record names the new network) a count
-still the old network's is a `tied-length` residual, so verify does not say OK. Any other number
-under such a name (hosts in use, a plan) is not the length's function and is left as it is.
+256`, `subnets_64: 65536` beside `cidr:` in one YAML mapping, a JSON or HCL object; a CSV or
+Markdown column headed `usable_hosts`, `Hosts`, `Addresses`, `subnets_64`; not `size`, a disk's as
+often) kept the old network's count beside the new network. A count is the length's function when
+its value is exactly what that function gives for the old network: the usable hosts (2^(32-N) - 2
+for an IPv4 /N up to /30), the addresses (2^(W-N)), or for IPv6 the /64s (2^(64-N)) under a name
+that says 64. Such a count, under a name that says it is a count, in a record that names the moved
+network (the `A/N` cell or value, or the address beside a length column) is rewritten to the same
+function of the new length; the one function its value matches decides. After the sweep (the record
+names the new network) a count still the old network's is a `tied-length` residual, so verify does
+not say OK. Any other number under such a name (hosts in use, a plan) is not the length's function
+and is left as it is.
 
 14. A cell under a column headed `broadcast` (`bcast`, `brd`, `broadcast address`) holding the old
 network's broadcast address is read as the `broadcast:` key is: the broadcast address, rewritten to
@@ -37,12 +38,16 @@ _BROADCAST_HEADER = re.compile(r"(?i)\s*(?:broadcast(?:[ _-]?(?:address|addr|ip)
 # A name that says a count of the network's size (its words joined, lower case).
 _COUNT_NAMES = frozenset({
     "hosts", "usablehosts", "usable", "hostcount", "numhosts", "nhosts", "usableips", "usableaddresses",
-    "usablehostcount", "availablehosts", "maxhosts", "totaladdresses", "addresses", "size", "totalips",
-    "numaddresses", "addresscount", "ipcount", "totalhosts", "numips", "ips", "addressesperblock",
+    "usablehostcount", "availablehosts", "maxhosts", "totaladdresses", "addresses", "totalips",
+    "numaddresses", "addresscount", "ipcount", "totalhosts", "numips", "addressesperblock",
     "subnets64", "num64s", "slash64s", "count64"})
 _NUMBER = re.compile(r"\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)\s*")
-_YAML_COUNT = re.compile(rb"(?m)^([ \t]*(?:-[ \t]+)?)[\"']?([A-Za-z][A-Za-z0-9_ -]*?)[\"']?[ \t]*:[ \t]*"
-                         rb"([0-9]+)[ \t]*(?:#[^\n]*)?\r?$")
+# A count key on a line of its own: YAML `key: 254`, pretty-printed JSON `"key": 254,`, HCL `key = 254`.
+_YAML_COUNT = re.compile(rb"(?m)^([ \t]*(?:-[ \t]+)?)[\"']?([A-Za-z][A-Za-z0-9_ -]*?)[\"']?[ \t]*[:=][ \t]*"
+                         rb"([0-9]+)[ \t]*,?[ \t]*(?:(?:#|//)[^\n]*)?\r?$")
+# A count key in a one-line object: `{"cidr": "10.0.48.0/24", "usable_hosts": 254}`, `{ hosts = 254 }`.
+_INLINE_COUNT = re.compile(rb"[{,][ \t]*[\"']?([A-Za-z][A-Za-z0-9_-]*)[\"']?[ \t]*[:=][ \t]*([0-9]+)"
+                           rb"(?=[ \t]*[,}])")
 _NET = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
                   rb"/([0-9]{1,3})(?![0-9])")
 _MOST_LINES = 30
@@ -215,9 +220,38 @@ def _mapping_network(data: bytes, line_start: int, column: int) -> IPNetwork | N
     return nets.pop() if len(nets) == 1 else None
 
 
+def _line_object(data: bytes, pos: int) -> IPNetwork | None:
+    """The one network named in the one-line `{ }` object around `pos`."""
+    line_start = data.rfind(b"\n", 0, pos) + 1
+    line_end = data.find(b"\n", pos)
+    line_end = len(data) if line_end < 0 else line_end
+    opened, closed = data.rfind(b"{", line_start, pos), data.find(b"}", pos, line_end)
+    if opened < 0 or closed < 0:
+        return None
+    nets = set()
+    for x in _NET.finditer(data, opened, closed):
+        try:
+            nets.add(ipaddress.ip_network(x.group().decode("ascii"), strict=False))
+        except ValueError:
+            return None
+    return nets.pop() if len(nets) == 1 else None
+
+
 def _keys(data: bytes, matches: list[Match], moves: Sequence[PrefixMove]) -> list[Match]:
     taken = [(m.start, m.end) for m in matches]
     added = []
+    for x in _INLINE_COUNT.finditer(data) if b"{" in data else ():
+        name = x.group(1).decode("ascii")
+        if _name(name) not in _COUNT_NAMES or any(s < x.end(2) and x.start(2) < e for s, e in taken):
+            continue
+        state = _state(_line_object(data, x.start()), moves)
+        if state is None:
+            continue
+        hit = _count_match(x.start(2), x.end(2), x.group(2).decode("ascii"), name, state[0], state[1],
+                           "beside the network in its object")
+        if hit is not None:
+            added.append(hit)
+            taken.append((hit.start, hit.end))
     for x in _YAML_COUNT.finditer(data):
         name = x.group(2).decode("ascii")
         if _name(name) not in _COUNT_NAMES or any(s < x.end(3) and x.start(3) < e for s, e in taken):
@@ -241,6 +275,6 @@ def count_matches(data: bytes, rel: str, matches: list[Match], moves: Sequence[P
     added: list[Match] = []
     if table_lengths.might_hold(data, rel):
         matches, added = _table(data, rel, matches, resized)
-    if not rel.lower().endswith(table_lengths.TABLE_SUFFIXES) and b":" in data:
+    if not rel.lower().endswith(table_lengths.TABLE_SUFFIXES) and (b":" in data or b"=" in data):
         added += _keys(data, [*matches, *added], resized)
     return sorted([*matches, *added], key=lambda m: m.start) if added else matches

@@ -31,6 +31,14 @@ def test_yaml_counts_and_the_written_residual() -> None:
     assert found == [("254", "1022", None), ("256", "1024", None)]
     written = b"lab:\n  cidr: 10.0.60.0/22\n  usable_hosts: 254\n"
     assert [(m.old, m.refused) for m in count_matches(written, "s.yaml", [], [move])] == [("254", "tied-length")]
+    # pretty-printed JSON and HCL siblings, a one-line object
+    pretty = (b'{\n  "lab": {\n    "cidr": "10.0.48.0/24",\n    "usable_hosts": 254,\n    "addresses": 256,\n'
+              b'    "size": 256\n  }\n}\n')  # `size` (a disk's as often) is no count's name
+    assert [(m.old, m.new) for m in count_matches(pretty, "s.json", [], [move])] == [("254", "1022"), ("256", "1024")]
+    hcl = b'lab = {\n  cidr         = "10.0.48.0/24"\n  usable_hosts = 254\n}\n'
+    assert [(m.old, m.new) for m in count_matches(hcl, "x.tf", [], [move])] == [("254", "1022")]
+    inline = b'subnets = [{"cidr": "10.0.48.0/24", "hosts": 254}, {"cidr": "10.9.0.0/24", "hosts": 254}]\n'
+    assert [(m.old, m.new) for m in count_matches(inline, "x.json", [], [move])] == [("254", "1022")]
     # two networks in the mapping: no one network's count
     both = b"lab:\n  cidr: 10.0.48.0/24\n  peer: 10.9.0.0/24\n  usable_hosts: 254\n"
     assert count_matches(both, "s.yaml", [], [move]) == []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import ipaddress
+import json
 import shutil
 import subprocess
 import tempfile
@@ -315,17 +316,22 @@ def test_an_nft_rule_whose_excluded_set_covers_the_shrunk_network_refuses(run: R
 ])
 def test_size_counts_beside_a_resized_ipv4_network_follow(run: Run, tmp_path: Path, old: str, new: str) -> None:
     """A CSV `usable_hosts` column, YAML `usable_hosts` / `total_addresses`, a Markdown `Hosts`
-    column: rewritten to the new network's counts (Python's); `hosts: 37` (in use) is left."""
+    column, pretty-printed JSON and an HCL object: rewritten to the new network's counts (Python's); `hosts: 37` (in use) is left."""
     net = ipaddress.ip_network(old)
     addr, length, mask = net.network_address, net.prefixlen, net.netmask
     usable, total = net.num_addresses - 2, net.num_addresses
     files = {"ipam.csv": f"network,prefix_length,netmask,usable_hosts\n{addr},{length},{mask},{usable}\n",
              "subnets.yaml": (f"subnets:\n  - name: lab\n    cidr: {old}\n    usable_hosts: {usable}\n"
                               f"    total_addresses: {total}\n  - name: dmz\n    cidr: {old}\n    hosts: 3\n"),
-             "subnets.md": f"| Name | CIDR | Hosts |\n| --- | --- | --- |\n| lab | {old} | {usable} |\n"}
+             "subnets.md": f"| Name | CIDR | Hosts |\n| --- | --- | --- |\n| lab | {old} | {usable} |\n",
+             "subnets.json": json.dumps({"lab": {"cidr": old, "usable_hosts": usable, "size": total}}, indent=2),
+             "vars.tf": f'lab = {{\n  cidr         = "{old}"\n  usable_hosts = {usable}\n}}\n'}
     root = _repo(tmp_path, files, f"{old}: {new}")
     _written(run, root)
     moved = ipaddress.ip_network(new)
+    record = json.loads((root / "subnets.json").read_text())["lab"]
+    assert record == {"cidr": new, "usable_hosts": moved.num_addresses - 2, "size": total}  # `size`: no count's name
+    assert f"usable_hosts = {moved.num_addresses - 2}\n" in (root / "vars.tf").read_text()
     row = next(csv.DictReader((root / "ipam.csv").read_text().splitlines()))
     assert ipaddress.ip_network(f"{row['network']}/{row['prefix_length']}") == moved
     assert int(row["usable_hosts"]) == moved.num_addresses - 2

@@ -29,7 +29,7 @@ import ipaddress
 import re
 from collections.abc import Iterator, Sequence
 
-from renamer import except_lines
+from renamer import except_lines, except_moves
 from renamer.names import IPNetwork
 from renamer.prefix_moves import LengthHit, PrefixMove
 
@@ -206,14 +206,17 @@ def covering(data: bytes, included: Sequence[IPNetwork], excluded: Sequence[tupl
                                 f"the exclusion {text} of {cidr} ({what}), whose network {move.old} becomes "
                                 f"{move.new}, would cover the whole new network ({lands}): the rule would "
                                 "admit nothing of it: decide the rule by hand, or choose another new network")
+    yield from except_moves.moved_hits(data, included, excluded, moves, what)  # t33-33 findings 09, 23
 
 
 def except_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
     """Each exclusion entry that would cover its whole resized network after the move (module doc)."""
     if b"except" in data or b"not" in data or b"Not" in data:
         yield from _key_hits(data, moves)
-    for included, excluded, what in except_lines.rules(data):
+    rules = list(except_lines.rules(data))
+    for included, excluded, what in rules:
         yield from covering(data, included, excluded, moves, what)
+    yield from except_moves.grouped_hits(data, rules, moves)  # t33-33 finding 23: `!a, !b, c`
 
 
 def _key_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:

@@ -57,6 +57,7 @@ from renamer import (
     prose_lengths,
     public_domains,
     rpz_triggers,
+    size_counts,
     slaac_uses,
     software_refs,
     table_lengths,
@@ -632,7 +633,10 @@ class Matcher:
 
     def table_lengths(self, data: bytes, rel: str, matches: list[Match]) -> list[Match]:
         """`| 10.0.48.0 | 24 |`: a resized network's length in a table cell of its own (table_lengths.py)."""
-        return table_lengths.length_cells(data, rel, matches, self._moves) if self._resized else matches
+        if not self._resized:
+            return matches
+        matches = table_lengths.length_cells(data, rel, matches, self._moves)
+        return size_counts.count_matches(data, rel, matches, self._moves)  # t33-33 findings 13, 14
 
     def _with_pools(self, data: bytes, matches: list[Match]) -> list[Match]:
         """Pools, bounds and sets tied to a resized network by a key of their own (prefix_pools.py,

@@ -36,6 +36,7 @@ from renamer.except_blocks import except_hits
 from renamer.names import IPNetwork
 from renamer.prefix_moves import OUTSIDE, LengthHit, PrefixMove
 from renamer.tied_lengths import tied_hits
+from renamer.tool_lengths import limit_hits
 
 TOOL = "tool-refuses"  # Match.refused: the new length makes the file one its own tool refuses to load
 TIED = "tied-length"  # Match.refused: a length tied to the network whose meaning the new length changes
@@ -389,6 +390,11 @@ _KUBE = [
      "kubespray's kube_network_node_prefix", "kubespray's validate_inventory fails (2 ** (node prefix - pool "
      "length) nodes) and kube-controller-manager refuses a node mask shorter than the cluster CIDR's", True),
 ]
+# kube-controller-manager's node CIDR allocator (k8s pkg/controller/nodeipam/ipam/cidrset,
+# `clusterSubnetMaxDiff = 16`: the node mask at most 16 bits longer than the cluster CIDR's; t33-33
+# finding 10): the rows whose length it reads
+CIDRSET_MAX_DIFF = 16
+_CIDRSET = ("kube-controller-manager's node-cidr-mask-size", "kubespray's kube_network_node_prefix")
 _KUBE_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(" + rb"|".join(k for k, *_ in _KUBE) +
                           rb")[\"']?[ \t]*[:=][ \t]*[\"']?([0-9]{1,3})(?![0-9.])")
 _DOCUMENT = re.compile(rb"(?m)^---[ \t]*$")
@@ -453,6 +459,15 @@ def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit
                             f"{what} {value} is tied to the pool {move.old}, which becomes {move.new}: "
                             f"{rule[3]}: set it by hand (at least {move.new.prefixlen}), or choose a longer "
                             "new network")
+        elif rule[2] in _CIDRSET and value - move.new.prefixlen > CIDRSET_MAX_DIFF:
+            # t33-33 finding 10: the bound on the other side, a grow past cidrset's 16 bits
+            yield LengthHit(x.start(2), x.end(2), text, text, TOOL,
+                            f"{what} {value} is tied to the pool {move.old}, which becomes {move.new}: "
+                            f"{value - move.new.prefixlen} bits between them, and kube-controller-manager's "
+                            f"node CIDR allocator allows at most {CIDRSET_MAX_DIFF} (cidrset "
+                            "clusterSubnetMaxDiff, \"the node CIDR size is too big\"): "
+                            f"set it by hand (at most {move.new.prefixlen + CIDRSET_MAX_DIFF}), or choose a "
+                            "longer new network")
         elif rule[4] and move.new.prefixlen > move.old.prefixlen:
             line = data.count(b"\n", 0, x.start()) + 1
             for net, start, end in pools:
@@ -533,7 +548,8 @@ def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:
     if not resized:
         return []
     hits = [*networkd_pools(data, resized), *dhcpd_prefix6(data, resized), *kube_lengths(data, resized),
-            *delegation_hits(data, resized), *except_hits(data, resized), *tied_hits(data, resized)]
+            *delegation_hits(data, resized), *except_hits(data, resized), *tied_hits(data, resized),
+            *limit_hits(data, resized)]
     if b"delegated" in data or (b"data" in data and b"subnet" in data):  # the rules that read entries
         layout = _Layout(data)
         hits += [*pd_pools(data, resized, layout), *kea_options(data, resized, layout)]

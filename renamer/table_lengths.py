@@ -229,3 +229,9 @@ def _html(data: bytes) -> Iterator[tuple[list[Cell] | None, list[Cell]]]:
         if opened != table_at:
             table_at, header = opened, cells
         yield header, cells
+
+
+# Public names for size_counts.py (t33-33 findings 13, 14): the rows, the length header, the suffixes.
+LENGTH_HEADER = _LENGTH_HEADER
+TABLE_SUFFIXES = _TABLE_SUFFIXES
+rows = _rows

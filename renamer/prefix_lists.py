@@ -78,7 +78,8 @@ def _bounds_hit(start: int, end: int, text: str, move: PrefixMove, after: bool, 
     kept = " ".join(f"{w} {b + shift}" for w, b in (("ge", ge), ("le", le))
                     if b is not None and b + shift <= move.new.max_prefixlen)
     return LengthHit(start, end, text, text, TIED,
-                     f"`{text}`: {spelled} count from no length, and {move.old} becomes {move.new}: "
+                     f"`{text}`: {spelled} are lengths of their own, not counted from the network's, and "
+                     f"{move.old} becomes {move.new}: "
                      "the entry would select other prefixes than it did (the same distance from the new "
                      f"length: {kept or 'none fits'}"
                      + ("; Cisco IOS refuses a ge equal to the length" if ge == new_len else "")

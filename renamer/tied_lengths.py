@@ -76,6 +76,9 @@ _RULES = [
     (rb"perNodeHostBits", rb"[ \t]*:[ \t]*", rb"ipv4|ipv6", "Kubernetes ClusterCIDR's perNodeHostBits",
      "the node IPAM controller carves no node range from a pool smaller than one"),
 ]
+# a shrink leaving the pool 2 ** 24 units or more (netlab's IPv6 loopback pool, `prefix6: 128` beside a /48
+# made a /56: 2 ** 72 loopbacks) leaves more than any tool hands out: no residual
+_PLENTY = 24
 _HOST_BITS = {len(_RULES) - 1}  # the rules whose number counts host bits
 _LENGTH = re.compile(rb"(?<![A-Za-z0-9_.-])[\"']?(" + rb"|".join(r[0] for r in _RULES) + rb")" + _KEY_END +
                      rb"(?:[ \t]*[:=][ \t]*|[ \t]+)[\"']?([0-9]{1,3})(?![0-9.])")
@@ -252,7 +255,7 @@ def tied_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
                                 f"no /{value} fits in a /{move.new.prefixlen}, {rule[4]}: set it by hand "
                                 f"({fix}), or choose a longer new network")
             elif value >= move.new.prefixlen and not after and move.new.prefixlen > move.old.prefixlen \
-                    and (pool.start(1), pool.end(1)) not in seen:
+                    and value - move.new.prefixlen < _PLENTY and (pool.start(1), pool.end(1)) not in seen:
                 seen.add((pool.start(1), pool.end(1)))
                 literal = pool.group(1).decode()
                 line = data.count(b"\n", 0, x.start()) + 1

@@ -100,3 +100,14 @@ def test_other_allocators_ipv6() -> None:
     cilium = "ipv6:\n  cidrs:\n    - 2001:db8:a::/56\n  maskSize: 64\n"
     assert _hits({"2001:db8:a::/56": "2001:db8:a::/66"}, cilium) == [("64", TOOL)]
     assert _hits({"2001:db8:a::/56": "2001:db8:a::/60"}, cilium) == [("2001:db8:a::/56", TIED)]
+
+
+def test_a_shrink_leaving_plenty_is_no_residual() -> None:
+    """netlab's IPv6 loopback pool (tests/integration/bgp/defaults-ipv6.yml): `prefix6: 128` beside a
+    /48 made a /56 still holds 2 ** 72 loopbacks; a /24 pool of /64s made a /40 holds 2 ** 24: no word.
+    Half that (2 ** 23, a /41) is a residual."""
+    loopback = "addressing:\n  loopback:\n    ipv6: 2001:db8:1::/48\n    prefix6: 128\n"
+    assert _hits({"2001:db8:1::/48": "2001:db8:1::/56"}, loopback) == []
+    pool = '{"base": "2001:d00::/24", "size": 64}'
+    assert _hits({"2001:d00::/24": "2001:d00::/40"}, pool) == []
+    assert _hits({"2001:d00::/24": "2001:d00::/41"}, pool) == [("2001:d00::/24", TIED)]

@@ -225,6 +225,11 @@ FORTI = ("config router prefix-list\n    edit \"LAN\"\n        config rule\n    
      "                set prefix6 2001:db8:a::/48\n                set ge 56\n                set le 64\n"
      "            next\n        end\n    next\nend\n",
      [("2001:db8:a::/48", "2001:db8:a::/48", TOOL)]),
+    ([("10.0.48.0/24", "10.0.48.0/26")],  # the `A/N` spelling FortiOS accepts too, quoted
+     "config router prefix-list\n    edit \"L\"\n        config rule\n            edit 1\n"
+     "                set prefix \"10.0.48.0/24\"\n                set le 28\n            next\n        end\n"
+     "    next\nend\n",
+     [("10.0.48.0/24", "10.0.48.0/24", TIED)]),
 ])
 def test_fortigate_prefix_list_rules(pairs: list[tuple[str, str]], text: str,
                                      found: list[tuple[str, str, str | None]]) -> None:

@@ -30,6 +30,7 @@ regex_guard and tried on addresses only.
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import ipaddress
 import re
@@ -156,9 +157,14 @@ def _token(data: bytes, start: int) -> tuple[int, int] | None:
     `)` closing no group opened inside it; None where longer than _MAX."""
     depth = brace = 0
     end = start
+    # a regex literal's `/` delimiter before the token (`/10\.0\.48\.[0-9]+/`, Grafana's `regex`, a JS
+    # literal `/^10\.0\.48\./i`): its closing `/` ends the token (t33-33 finding 05)
+    slashed = data[start - 1:start] == b"/" or data[max(start - 2, 0):start] == b"/^"
     while end < len(data) and end - start <= _MAX:
         byte = data[end]
         if byte in _STOPS or (byte == ord(",") and not brace):
+            break
+        if slashed and byte == ord("/") and data[end - 1:end] != b"\\":
             break
         if byte == ord("\\") and data[end + 1:end + 2] in (b'"', b"'"):
             break  # the backslash of an escaped quote ending a JSON string
@@ -435,6 +441,13 @@ def _compiled(token: str) -> _Tester | None:
     """`token` as a test of an address: a regex (JSON's `\\\\.` read as `\\.`), anchored as the
     tools using such tokens anchor it: a leading `^` without a trailing `$`, or a head ending in
     a dot, is a prefix; a port (`:9100`, `:(22|8006)`) after it is no part of the address."""
+    if "?" in token and not set(token) & _REGEX_ONLY:
+        # a glob (hosts_access(5) `10.0.48.??`, a shell's case): `?` is one character, as tcpd reads
+        # it, never a regex's optional dot (t33-33 finding 16)
+        try:
+            return _Tester(compile_untrusted(fnmatch.translate(token), lines=False), False)
+        except (re.error, UnsafeRegex):
+            return None
     text = token.replace("\\\\\\\\", "\\").replace("\\\\", "\\")  # JSON's escaping, once or twice
     colon = _port(text)
     if colon is not None:
@@ -448,6 +461,9 @@ def _compiled(token: str) -> _Tester | None:
     except (re.error, OverflowError, RecursionError, UnsafeRegex, FutureWarning):
         return None
     return _Tester(regex, prefix)
+
+
+_REGEX_ONLY = frozenset("\\[](){}+|^$")
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,9 @@ TIED = "tied-length"  # as prefix_pools.TIED
 
 _CIDR6 = rb"([0-9A-Fa-f]*:[0-9A-Fa-f:]*/[0-9]{1,3})(?![0-9])"
 # RouterOS: `prefix=A/N` and `prefix-length=L` on one line, in either order.
-_ROS_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])prefix-length[ \t]*=[ \t]*\"?([0-9]{1,3})(?![0-9])")
+_ROS_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])prefix-length[ \t]*=[ \t]*\"?([0-9]{1,3})(?![0-9]|-[0-9])")
+# a `/routing filter` rule (its `chain=`), whose prefix-length= is a match, no pool's (t33-33 finding 19)
+_ROS_FILTER = re.compile(rb"(?<![A-Za-z0-9_-])chain[ \t]*=")
 _ROS_PREFIX = re.compile(rb"(?<![A-Za-z0-9_-])prefix[ \t]*=[ \t]*\"?" + _CIDR6)
 # VyOS: `prefix-length L` (no `=`) under `prefix-delegation`; its `subnet A/N` on the line or around.
 _VYOS_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])prefix-length[ \t]+\"?([0-9]{1,3})(?![0-9])")
@@ -61,6 +63,12 @@ _IOS_POOL = re.compile(rb"(?m)^[ \t]*ipv6[ \t]+local[ \t]+pool[ \t]+\S+[ \t]+" +
 _DIBBLER_LENGTH = re.compile(rb"(?m)^[ \t]*pd-length[ \t]+([0-9]{1,3})(?![0-9])")
 _DIBBLER_POOL = re.compile(rb"(?m)^[ \t]*pd-pool[ \t]+" + _CIDR6)
 _DIBBLER_CLASS = re.compile(rb"(?<![A-Za-z0-9_-])pd-class[ \t]*\{")
+# WIDE dhcp6c (t33-33 finding 15): `sla-len L;` in a `prefix-interface IF { }` of the `id-assoc pd N { }`
+# whose `prefix A/N ...;` is the delegated prefix: each interface gets a /(N + L).
+_SLA_LEN = re.compile(rb"(?m)^[ \t]*sla-len[ \t]+([0-9]{1,3})[ \t]*;")
+_IA_PD = re.compile(rb"(?<![A-Za-z0-9_-])id-assoc[ \t]+pd(?:[ \t]+[0-9]+)?[ \t]*\{")
+_IA_PREFIX = re.compile(rb"(?m)^[ \t]*prefix[ \t]+" + _CIDR6)
+_IA_INTERFACE = re.compile(rb"(?<![A-Za-z0-9_-])prefix-interface[ \t]+([^\s{;]+)[ \t]*\{")
 
 
 def network_of(text: bytes) -> IPNetwork | None:
@@ -104,6 +112,15 @@ def _judge(data: bytes, length: re.Match[bytes], pool: re.Match[bytes], found: t
                         f"{2 ** (value - move.old.prefixlen)} /{value} prefixes, as {move.new} it would "
                         f"hand out {2 ** (value - move.new.prefixlen)}: decide the pool and its length "
                         "together by hand")
+
+
+_ROS_SECTION = re.compile(rb"(?m)^[ \t]*(/[a-z0-9][a-z0-9 -]*?)[ \t]*\r?$")
+
+
+def _ros_section(data: bytes, pos: int) -> bytes | None:
+    """The RouterOS export section (`/ipv6 pool`, `/routing filter`) a line at `pos` is under."""
+    heads = list(_ROS_SECTION.finditer(data, 0, _line(data, pos)[0]))
+    return re.sub(rb"\s+", b" ", heads[-1].group(1)) if heads else None
 
 
 def _vyos_subnet(data: bytes, line_start: int, line_end: int) -> re.Match[bytes] | None:
@@ -183,12 +200,53 @@ def _vendor_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit
                     yield from _judge(data, x, pool, found, "dibbler's pd-class pd-length")
 
 
+def _sla_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """dhcp6c's `sla-len`: the interface prefix is the delegated prefix's length plus it, so any
+    resize of the prefix changes every interface's length (no grow or shrink keeps it)."""
+    for x in _SLA_LEN.finditer(data):
+        block = _block(data, x.start(), _IA_PD)
+        if block is None:
+            continue
+        pools = [p for p in _IA_PREFIX.finditer(data, *block) if _block(data, p.start(), _IA_PD) == block
+                 and _block(data, p.start(), _IA_INTERFACE) is None]
+        where = _block(data, x.start(), _IA_INTERFACE)
+        head = _IA_INTERFACE.search(data, data.rfind(b"\n", 0, where[0]) + 1, where[0] + 1) if where else None
+        name = f" {head.group(1).decode(errors='replace')}" if head is not None else ""
+        for pool in pools:
+            found = named_move(network_of(pool.group(1)), moves)
+            if found is None:
+                continue
+            move, after = found
+            sla = int(x.group(1))
+            was, now = move.old.prefixlen + sla, move.new.prefixlen + sla
+            if after:  # the pool already at its new network (verify): the length decides alone
+                if now > 128:
+                    yield LengthHit(x.start(1), x.end(1), x.group(1).decode(), x.group(1).decode(), TOOL,
+                                    f"dhcp6c's sla-len {sla} beside the prefix {move.new} gives the "
+                                    f"interface{name} a /{now}, longer than 128: dhcp6c configures no prefix")
+                continue
+            fix = 64 - move.new.prefixlen
+            hint = f"set it to {fix} by hand to keep a /{was}" if was == 64 and fix >= 0 else \
+                "set it by hand"
+            yield LengthHit(x.start(1), x.end(1), x.group(1).decode(), x.group(1).decode(), TOOL,
+                            f"dhcp6c's sla-len {sla} is tied to the delegated prefix {move.old} (its "
+                            f"id-assoc pd), which becomes {move.new}: the interface{name} would get a /{now} "
+                            f"instead of a /{was}"
+                            + (" (no SLAAC on a prefix other than a /64)" if was == 64 else "")
+                            + f": {hint}, or keep the prefix's length")
+
+
 def delegation_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
     """Each RouterOS, VyOS, OpenWrt, JunOS, Cisco IOS or dibbler delegation length tied to a resized
     IPv6 pool (module doc)."""
     yield from _vendor_hits(data, moves)
+    if b"sla-len" in data:
+        yield from _sla_hits(data, moves)
     if b"prefix-length" in data:
         for x in _ROS_LENGTH.finditer(data):
+            if _ROS_FILTER.search(data, *_line(data, x.start())) or \
+                    _ros_section(data, x.start()) == b"/routing filter":
+                continue
             pool = _ROS_PREFIX.search(data, *_line(data, x.start()))
             found = named_move(network_of(pool.group(1)), moves) if pool is not None else None
             if pool is not None and found is not None:

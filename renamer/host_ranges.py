@@ -44,6 +44,10 @@ _SYNTH = re.compile(rb"(?m)^[ \t]*(?:--)?synth-domain[ \t]*=[ \t]*[^,\n]*,[ \t]*
 # `10.0.48.1-254`: a range of last octets
 _SHORT = re.compile(rb"(?<![A-Za-z0-9.])(?P<a>" + _V4 + rb")[ \t]*-[ \t]*\.?(?P<b>[0-9]{1,3})"
                     rb"(?![0-9A-Za-z_]|\.[0-9])")
+# a scan of a range given by its two ends: `fping -g A B` (`--generate`), `prips A B` (t33-33 finding 06)
+_SCAN = re.compile(rb"(?<![A-Za-z0-9_-])(?:fping[ \t][^\n]*?(?:-g|--generate)"
+                   rb"|prips(?:[ \t]+-[a-z](?:[ \t]+\S+)?)*)[ \t]+(?P<a>" + _END
+                   + rb")[ \t]+(?P<b>" + _END + rb")(?![0-9A-Za-z:./])")
 # a CSV header naming a range's two ends (NetBox's IP ranges: start_address,end_address)
 _CSV_HEAD = re.compile(rb"(?im)^(?P<head>[^\n]*\bstart_address\b[^\n]*\bend_address\b[^\n]*)$")
 _CSV_VALUE = re.compile(rb'[ \t]*"?(?P<v>' + _END + rb")(?:/[0-9]{1,3})?\"?[ \t]*")
@@ -62,9 +66,11 @@ class Hit:
 def own_ends(data: bytes) -> list[tuple[Span, Span]]:
     """The two ends' spans of each range the Matcher's readers do not see: dnsmasq's
     `synth-domain=`, a CSV's `start_address`/`end_address` columns, and a range of last octets
-    (`10.0.48.1-254`: its second span is the last octet alone)."""
+    (`10.0.48.1-254`: its second span is the last octet alone), a scan's `fping -g A B`, `prips A B`."""
     out = [((m.start("a"), m.end("a")), (m.start("b"), m.end("b"))) for m in _SYNTH.finditer(data)]
     out += [((m.start("a"), m.end("a")), (m.start("b"), m.end("b"))) for m in _SHORT.finditer(data)]
+    if b"fping" in data or b"prips" in data:
+        out += [((m.start("a"), m.end("a")), (m.start("b"), m.end("b"))) for m in _SCAN.finditer(data)]
     for head in _CSV_HEAD.finditer(data):
         names = [n.strip(b" \t\"'\r").lower() for n in head.group("head").split(b",")]
         if b"start_address" not in names or b"end_address" not in names:
@@ -99,13 +105,18 @@ def _address(text: str) -> IPAddress | None:
 
 
 def every_host(move: PrefixMove, first: IPAddress, last: IPAddress) -> bool:
-    """Do `first`-`last` run over every host of the move's old network (see the module's text)?"""
+    """Do `first`-`last` run over every host of the move's old network (see the module's text), or
+    every host but the gateway's at either end (`.2-.254` after a gateway at .1, libvirt's default
+    network and FortiGate's DHCP ip-range; `.1-.253`; t33-33 finding 06)?"""
     old = move.old
     if first.version != old.version or last.version != old.version:
         return False
     if old.num_addresses < 4:  # a /31 or /32 (/127, /128): no hosts between a first and a last
         return False
-    return int(first) - int(old.network_address) in (0, 1) and int(last) == int(old.broadcast_address) - 1
+    lead, tail = int(first) - int(old.network_address), int(old.broadcast_address) - int(last)
+    if old.num_addresses < 16:  # a /29 or longer: a host fewer at an end is a pool of its own
+        return lead in (0, 1) and tail == 1
+    return lead in (0, 1, 2) and tail in (1, 2) and (lead, tail) != (2, 2)
 
 
 def hits(data: bytes, moves: Sequence[PrefixMove], pairs: Iterable[tuple[Span, Span]]) -> list[Hit]:
@@ -143,9 +154,16 @@ def hits(data: bytes, moves: Sequence[PrefixMove], pairs: Iterable[tuple[Span, S
 def _note(move: PrefixMove, first: str, last: str) -> str:
     new = move.new
     kept = (new.network_address + (int(ipaddress.ip_address(first)) - int(move.old.network_address)),
-            new.network_address + (move.old.num_addresses - 2))
+            new.network_address + (int(ipaddress.ip_address(last)) - int(move.old.network_address)))
     whole = (new.network_address + 1, new.broadcast_address - 1)
-    return (f"the range {first}-{last} runs over every host of {move.old}, which grows into {new}: it "
-            f"covered the whole old network, so whether it grows to every host of {new} "
+    lead = int(ipaddress.ip_address(first)) - int(move.old.network_address)
+    tail = int(move.old.broadcast_address) - int(ipaddress.ip_address(last))
+    but = " but the first (a gateway's)" if lead == 2 else " but the last (a gateway's)" if tail == 2 else ""
+    if but:
+        whole = (new.network_address + (2 if lead == 2 else 1),
+                 new.broadcast_address - (2 if tail == 2 else 1))
+    gateway = " but its gateway" if but else ""
+    return (f"the range {first}-{last} runs over every host of {move.old}{but}, which grows into {new}: it "
+            f"covered the whole old network{gateway}, so whether it grows to every host of {new} "
             f"({whole[0]}-{whole[1]}) or keeps its offsets ({kept[0]}-{kept[1]}, part of {new}) is yours to "
             "decide; edit it by hand (or keep it with `renamer: keep`)")

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -78,7 +79,8 @@ def _bounds_hit(start: int, end: int, text: str, move: PrefixMove, after: bool, 
     kept = " ".join(f"{w} {b + shift}" for w, b in (("ge", ge), ("le", le))
                     if b is not None and b + shift <= move.new.max_prefixlen)
     return LengthHit(start, end, text, text, TIED,
-                     f"`{text}`: {spelled} count from no length, and {move.old} becomes {move.new}: "
+                     f"`{text}`: {spelled} are lengths of their own, not counted from the network's, and "
+                     f"{move.old} becomes {move.new}: "
                      "the entry would select other prefixes than it did (the same distance from the new "
                      f"length: {kept or 'none fits'}"
                      + ("; Cisco IOS refuses a ge equal to the length" if ge == new_len else "")
@@ -123,6 +125,8 @@ def prefix_list_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[Lengt
                     yield hit
     if b"rule" in data and b"prefix" in data:
         yield from _vyos_hits(data, moves)
+    if b"prefix-list" in data and (b"set ge" in data or b"set le" in data):
+        yield from _forti_hits(data, moves)
     yield from _range_hits(data, moves)
 
 
@@ -188,6 +192,44 @@ def _vyos_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
         spelled = " and ".join(f"{w} {v}" for w, v in sorted(bounds.items()))
         hit = _bounds_hit(start, end, text, found[0], found[1], bounds.get("ge"), bounds.get("le"),
                           f"its rule's {spelled}")
+        if hit is not None:
+            yield hit
+
+
+# FortiGate (t33-33 finding 03): `config router prefix-list` / `prefix-list6` rules, each an `edit N` ..
+# `next` block with `set prefix 10.0.48.0 255.255.255.0` (or `A/N`; `set prefix6 A/N`) and `set ge 25`,
+# `set le 28` on lines of their own.
+_FORTI_EDIT = re.compile(rb"(?m)^[ \t]*(?:edit[ \t]+\S+|next|end)[ \t]*\r?$")
+_FORTI_PREFIX = re.compile(rb"(?m)^[ \t]*set[ \t]+prefix6?[ \t]+['\"]?((?:[0-9]{1,3}\.){3}[0-9]{1,3}|"
+                           rb"[0-9A-Fa-f]*:[0-9A-Fa-f:]*)(?:/([0-9]{1,3})|[ \t]+"
+                           rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3}))['\"]?[ \t]*\r?$")
+_FORTI_BOUND = re.compile(rb"(?m)^[ \t]*set[ \t]+(ge|le)[ \t]+([0-9]{1,3})[ \t]*\r?$")
+
+
+def _forti_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """FortiGate prefix-list rules: the hit on the rule's prefix, naming the bounds of its `edit`."""
+    marks = [m.start() for m in _FORTI_EDIT.finditer(data)] + [len(data)]
+    for begin, end in itertools.pairwise(marks):
+        if not data[begin:end].lstrip().startswith(b"edit"):
+            continue
+        prefixes = list(_FORTI_PREFIX.finditer(data, begin, end))
+        bounds = {w.decode(): int(v) for w, v in _FORTI_BOUND.findall(data, begin, end)}
+        if len(prefixes) != 1 or not bounds:
+            continue
+        x = prefixes[0]
+        length = x.group(2)
+        if length is None:
+            try:
+                length = str(ipaddress.ip_network(f"0.0.0.0/{x.group(3).decode()}").prefixlen).encode()
+            except ValueError:
+                continue  # no netmask (a wildcard, a typo): nothing to judge
+        found = _moved(x.group(1), length, moves)
+        if found is None:
+            continue
+        text = data[x.start(1):x.end(3) if x.group(3) is not None else x.end(2)].decode()
+        spelled = " and ".join(f"set {w} {v}" for w, v in sorted(bounds.items()))
+        hit = _bounds_hit(x.start(1), x.start(1) + len(text), text, found[0], found[1], bounds.get("ge"),
+                          bounds.get("le"), f"its rule's {spelled}")
         if hit is not None:
             yield hit
 

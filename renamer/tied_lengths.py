@@ -56,16 +56,37 @@ _RULES = [
     (rb"cidrMask|cidr_mask", rb"[ \t]*[:=][ \t]*", rb"cidrBlock|cidr_block|cidr|IpAddresses\.cidr",
      "the VPC's subnet cidrMask (Pulumi awsx, AWS CDK)",
      "awsx and CDK cannot lay out a subnet longer than the VPC"),
+    (rb"prefix", rb"[ \t]*:[ \t]*", rb"ipv4", "netlab's addressing pool prefix",
+     "netlab carves no link subnet of that length from a shorter pool (its check: the subnet prefix "
+     "length is not longer than the pool prefix)"),
+    (rb"prefix6", rb"[ \t]*:[ \t]*", rb"ipv6", "netlab's addressing pool prefix6",
+     "netlab carves no link subnet of that length from a shorter pool (its check: the subnet prefix "
+     "length is not longer than the pool prefix)"),
+    (rb"default_prefixlen|min_prefixlen|--default-prefix-length|--min-prefix-length",
+     rb"(?:[ \t]*[:=][ \t]*|[ \t]+)", rb"prefixes|--pool-prefix", "the OpenStack subnet pool's prefix length",
+     "Neutron refuses a subnet pool whose prefixes are longer than its min_prefixlen "
+     "(illegal prefix bounds)"),
+    (rb"maskSize", rb"[ \t]*:[ \t]*", rb"cidrs", "Cilium's CiliumPodIPPool maskSize",
+     "Cilium's multi-pool IPAM carves no per-node block of that size from a smaller pool"),
+    (rb"allocation_default_netmask_length|allocation_min_netmask_length|AllocationDefaultNetmaskLength|"
+     rb"AllocationMinNetmaskLength", rb"[ \t]*[:=][ \t]*", rb"cidr|Cidr",
+     "the AWS VPC IPAM pool's allocation netmask length",
+     "AWS IPAM allocates no CIDR of that length from a smaller provisioned CIDR"),
     # host bits, not a length: the unit is the family's longest length less them
     (rb"perNodeHostBits", rb"[ \t]*:[ \t]*", rb"ipv4|ipv6", "Kubernetes ClusterCIDR's perNodeHostBits",
      "the node IPAM controller carves no node range from a pool smaller than one"),
 ]
+# a shrink leaving the pool 2 ** 24 units or more (netlab's IPv6 loopback pool, `prefix6: 128` beside a /48
+# made a /56: 2 ** 72 loopbacks) leaves more than any tool hands out: no residual
+_PLENTY = 24
 _HOST_BITS = {len(_RULES) - 1}  # the rules whose number counts host bits
 _LENGTH = re.compile(rb"(?<![A-Za-z0-9_.-])[\"']?(" + rb"|".join(r[0] for r in _RULES) + rb")" + _KEY_END +
                      rb"(?:[ \t]*[:=][ \t]*|[ \t]+)[\"']?([0-9]{1,3})(?![0-9.])")
 _POOLS = [re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(?:" + r[2] + rb")" + _KEY_END +
-                     rb"(?:[ \t]*[:=(][ \t]*|[ \t]+)[\"'(]?[ \t]*[\"']?" + _CIDR) for r in _RULES]
-_WORDS = (b"size", b"mask-length", b"hostPrefix", b"cidrMask", b"cidr_mask", b"perNodeHostBits")
+                     rb"(?:[ \t]*[:=(][ \t]*|[ \t]+)(?:\r?\n[ \t]*-[ \t]+)?[\"'(\[]?[ \t]*[\"']?" + _CIDR)
+          for r in _RULES]
+_WORDS = (b"size", b"mask-length", b"hostPrefix", b"cidrMask", b"cidr_mask", b"perNodeHostBits", b"prefix",
+          b"maskSize", b"etmask_length", b"NetmaskLength")
 _TOKENS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|[][(){}]')
 _PAIRS = {b")": b"(", b"]": b"[", b"}": b"{"}
 
@@ -163,6 +184,25 @@ def _entries(data: bytes, pos: int, brackets: list[Span], starts: list[int]) -> 
     return sorted(around, key=lambda span: span[1] - span[0])
 
 
+_IPAM_POOL = re.compile(rb'^[ \t]*resource[ \t]+"aws_vpc_ipam_pool"[ \t]+"([A-Za-z0-9_-]+)"[ \t]*\{', re.M)
+
+
+def _fed(data: bytes, pos: int, brackets: list[Span]) -> list[Span]:
+    """The blocks feeding Terraform's `resource "aws_vpc_ipam_pool" "NAME"` around `pos` its CIDRs: each
+    innermost `{...}` naming `aws_vpc_ipam_pool.NAME.id` (an `aws_vpc_ipam_pool_cidr`)."""
+    heads = list(_IPAM_POOL.finditer(data, 0, pos))
+    head = heads[-1] if heads else None
+    if head is None or not any(s == head.end() - 1 and pos < e for s, e in brackets):
+        return []
+    out: list[Span] = []
+    named = rb"(?<![A-Za-z0-9_])aws_vpc_ipam_pool\." + re.escape(head.group(1)) + rb"\.id\b"
+    for ref in re.finditer(named, data):
+        around = [(s, e) for s, e in brackets if s < ref.start() and ref.end() < e and e - s <= _SPAN]
+        if around:
+            out.append(min(around, key=lambda span: span[1] - span[0]))
+    return out
+
+
 def tied_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
     """Each length of `_RULES` tied to a resized pool of its entry (module doc)."""
     if not any(w in data for w in _WORDS):
@@ -192,6 +232,8 @@ def tied_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
             named = list(pools.finditer(data, *span))
             if named:
                 break
+        if not named and rule[2] == b"cidr|Cidr":
+            named = [p for span in _fed(data, x.start(), brackets) for p in pools.finditer(data, *span)]
         for pool in named:
             net = network_of(pool.group(1))
             found = named_move(net, moves)
@@ -213,7 +255,7 @@ def tied_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
                                 f"no /{value} fits in a /{move.new.prefixlen}, {rule[4]}: set it by hand "
                                 f"({fix}), or choose a longer new network")
             elif value >= move.new.prefixlen and not after and move.new.prefixlen > move.old.prefixlen \
-                    and (pool.start(1), pool.end(1)) not in seen:
+                    and value - move.new.prefixlen < _PLENTY and (pool.start(1), pool.end(1)) not in seen:
                 seen.add((pool.start(1), pool.end(1)))
                 literal = pool.group(1).decode()
                 line = data.count(b"\n", 0, x.start()) + 1

@@ -142,3 +142,46 @@ def test_a_head_of_another_address_is_not_read() -> None:
     assert decide(b'a: "10.74.[0-9]*" b: 10.9.(1|2)\n', (), (("10.250.50.54", "10.251.50.54"),),
                   heads((("10.250.50.54", "10.251.50.54"),))) == []
     assert work.since(before)["address pattern tokens"] == 0
+
+
+# -- t33-33 findings 05 and 16: a regex closed by its `/` delimiter, and hosts_access `?` globs ----------
+
+EQUAL = [(ipaddress.IPv4Network("10.0.48.0/24"), ipaddress.IPv4Network("10.0.60.0/24"))]
+GROW = [(ipaddress.IPv4Network("10.0.48.0/24"), ipaddress.IPv4Network("10.0.60.0/22"))]
+
+
+def _written(text: str, nets: list[tuple[ipaddress.IPv4Network, ipaddress.IPv4Network]]) -> tuple[str, int]:
+    data = text.encode()
+    residuals = 0
+    for d in reversed(decide(data, nets, [])):
+        if d.rewrite:
+            data = data[:d.start] + d.new.encode() + data[d.end:]
+        else:
+            residuals += 1
+    return data.decode(), residuals
+
+
+@pytest.mark.parametrize("text", [
+    '{"regex": "/10\\\\.0\\\\.48\\\\.[0-9]+/"}\n',  # Grafana's template variable, dashboard JSON
+    "regex: /^10\\.0\\.48\\./\n",  # the same, provisioned in YAML
+    "const isLan = (ip) => /^10\\.0\\.48\\.\\d+/i.test(ip);\n",  # a JS literal with a flag
+    "if ($remote_addr ~ /10\\.0\\.48\\.(1|2)[0-9]/) { }\n",  # a group before the closing slash
+])
+def test_a_regex_closed_by_its_slash(text: str) -> None:
+    assert _written(text, EQUAL) == (text.replace("48", "60"), 0)
+    assert _written(text, GROW) == (text, 1)  # a grow: the head names a quarter of the /22
+
+
+@pytest.mark.parametrize(("text", "after"), [
+    ("in.tftpd: 10.0.48.??\n", "in.tftpd: 10.0.60.??\n"),  # .10-.99, as tcpd's fnmatch reads it
+    ("in.tftpd: 10.0.48.1??\n", "in.tftpd: 10.0.60.1??\n"),  # .100-.199
+    ("sshd: 10.0.48.?\n", "sshd: 10.0.60.?\n"),  # .0-.9
+])
+def test_hosts_access_question_marks(text: str, after: str) -> None:
+    assert _written(text, EQUAL) == (after, 0)
+    assert _written(text, GROW) == (text, 1)
+
+
+def test_a_glob_of_another_network_is_no_hit() -> None:
+    assert _written("in.tftpd: 10.0.49.??\n", EQUAL) == ("in.tftpd: 10.0.49.??\n", 0)
+    assert _written("/10\\.0\\.49\\.[0-9]+/\n", GROW) == ("/10\\.0\\.49\\.[0-9]+/\n", 0)

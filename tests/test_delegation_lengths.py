@@ -54,3 +54,45 @@ def test_openwrt_ip6assign() -> None:
     assert _hits("fd00:1::/48", "fd00:1::/62", UCI) == []
     # a prefix-length with no pool on its line or block names nothing
     assert _hits("2001:db8:a::/48", "2001:db8:a::/58", "prefix-length 56\n") == []
+
+
+# t33-33 finding 15: WIDE dhcp6c's sla-len beside the delegated prefix of its id-assoc pd
+
+DHCP6C = ("interface wan0 {\n  send ia-pd 0;\n};\nid-assoc pd 0 {\n  prefix 2001:db8:a::/56 infinity;\n"
+          "  prefix-interface lan0 {\n    sla-id 1;\n    sla-len 8;\n  };\n};\n")
+
+
+@pytest.mark.parametrize(("old", "new", "sla"), [
+    ("2001:db8:a::/56", "2001:db8:a::/60", 8),  # the repro: a /68 on lan0
+    ("2001:db8:a::/56", "2001:db8::/52", 8),  # a grow: a /60, no SLAAC either
+    ("2001:db8:a::/48", "2001:db8:a::/56", 16),  # /48 -> /56: a /72
+    ("2001:db8:a::/64", "2001:db8:a::/60", 0),  # /64 -> /60 with no SLA bits: a /60
+])
+def test_dhcp6c_sla_len_follows_no_resize(old: str, new: str, sla: int) -> None:
+    text = DHCP6C.replace("2001:db8:a::/56", old).replace("sla-len 8", f"sla-len {sla}")
+    assert _hits(old, new, text) == [(str(sla), TOOL)]
+
+
+def test_dhcp6c_sla_len_no_hit() -> None:
+    assert _hits("2001:db8:b::/56", "2001:db8:b::/60", DHCP6C) == []  # another prefix moves
+    hint = DHCP6C.replace("2001:db8:a::/56", "::/56")  # a length hint only: no network of it
+    assert _hits("2001:db8:a::/56", "2001:db8:a::/60", hint) == []
+    outside = "prefix 2001:db8:a::/56;\nprefix-interface lan0 {\n  sla-len 8;\n};\n"  # no id-assoc pd around
+    assert _hits("2001:db8:a::/56", "2001:db8:a::/60", outside) == []
+    # written by hand at the new prefix with sla-len 4: a /64 again, no word
+    fixed = DHCP6C.replace("2001:db8:a::/56", "2001:db8:a::/60").replace("sla-len 8", "sla-len 4")
+    assert _hits("2001:db8:a::/56", "2001:db8:a::/60", fixed) == []
+
+
+# t33-33 finding 19: a RouterOS routing filter's prefix-length= is a match, no pool's delegation length
+
+@pytest.mark.parametrize("text", [
+    "/routing filter\nadd chain=bgp-in prefix=2001:db8:a::/48 prefix-length=56-64 action=accept\n",
+    "/routing filter\nadd chain=bgp-in prefix=2001:db8:a::/48 prefix-length=56 action=accept\n",
+    "/routing filter\nadd prefix=2001:db8:a::/48 prefix-length=56 action=accept\n",  # the section says it
+])
+def test_routeros_routing_filter_is_no_pool(text: str) -> None:
+    assert _hits("2001:db8:a::/48", "2001:db8:a::/60", text) == []
+    assert _hits("2001:db8:a::/48", "2001:db8:a::/52", text) == []
+    assert _hits("2001:db8:a::/48", "2001:db8:a::/60", "/ipv6 pool\n" + text.split("\n", 1)[1]
+                 .replace("chain=bgp-in ", "")) == ([("56", TOOL)] if "56-64" not in text else [])

@@ -199,3 +199,38 @@ RULE = "table inet f {\n  chain input {\n    type filter hook input priority 0;\
 ])
 def test_anonymous_maps(pairs: list[tuple[str, str]], body: str, found: list[tuple[str, str, str | None]]) -> None:
     assert _found(pairs, RULE.replace("BODY", body)) == found
+
+
+# -- t33-33 finding 03: FortiGate prefix-list rules, `set ge` / `set le` on lines of their own --------
+
+FORTI = ("config router prefix-list\n    edit \"LAN\"\n        config rule\n            edit 1\n"
+         "                set prefix 10.0.48.0 255.255.255.0\n                set ge 25\n                set le 28\n"
+         "            next\n            edit 2\n                set prefix 10.0.48.0 255.255.255.0\n"
+         "            next\n        end\n    next\nend\n")
+
+
+@pytest.mark.parametrize(("pairs", "text", "found"), [
+    # rule 1's bounds are its own; rule 2 (no bounds: the exact network) follows
+    ([("10.0.48.0/24", "10.0.48.0/26")], FORTI,
+     [("10.0.48.0 255.255.255.0", "10.0.48.0 255.255.255.0", TOOL),
+      ("255.255.255.0", "255.255.255.192", None)]),
+    ([("10.0.48.0/24", "10.0.48.0/25")], FORTI,  # ge 25 still loads: other prefixes, a residual
+     [("10.0.48.0 255.255.255.0", "10.0.48.0 255.255.255.0", TIED),
+      ("255.255.255.0", "255.255.255.128", None)]),
+    ([("10.0.48.0/23", "10.0.48.0/24")], FORTI.replace("255.255.255.0", "255.255.254.0").replace("ge 25", "ge 24"),
+     [("10.0.48.0 255.255.254.0", "10.0.48.0 255.255.254.0", TIED),
+      ("255.255.254.0", "255.255.255.0", None)]),
+    ([("2001:db8:a::/48", "2001:db8:a::/60")],
+     "config router prefix-list6\n    edit \"L6\"\n        config rule\n            edit 1\n"
+     "                set prefix6 2001:db8:a::/48\n                set ge 56\n                set le 64\n"
+     "            next\n        end\n    next\nend\n",
+     [("2001:db8:a::/48", "2001:db8:a::/48", TOOL)]),
+    ([("10.0.48.0/24", "10.0.48.0/26")],  # the `A/N` spelling FortiOS accepts too, quoted
+     "config router prefix-list\n    edit \"L\"\n        config rule\n            edit 1\n"
+     "                set prefix \"10.0.48.0/24\"\n                set le 28\n            next\n        end\n"
+     "    next\nend\n",
+     [("10.0.48.0/24", "10.0.48.0/24", TIED)]),
+])
+def test_fortigate_prefix_list_rules(pairs: list[tuple[str, str]], text: str,
+                                     found: list[tuple[str, str, str | None]]) -> None:
+    assert _found(pairs, text) == found

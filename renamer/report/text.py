@@ -13,7 +13,7 @@ from renamer.prefix_moves import OUTSIDE, ZoneChange
 from renamer.prefix_pools import TOOL
 from renamer.sweep.collisions import Collision
 from renamer.sweep.model import KEPT, NearMiss, Reference
-from renamer.sweep.refusals import ROLE, SHRINK, Refusal
+from renamer.sweep.refusals import ROLE, SHRINK, Refusal, places
 from renamer.sweep.stale import Stale
 from renamer.sweep.summary import Summary, Verdict, serial_lines
 from renamer.table import table
@@ -118,8 +118,8 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
         placeless = sum(1 for r in refused if r.problem.startswith(ROLE))
         whys = []
         if len(refused) > shrunk + placeless:
-            whys.append(f"{plural(len(refused) - shrunk - placeless, 'file')} would no longer parse, would "
-                        "collide or would dangle")
+            rest = [r for r in refused if not r.problem.startswith((SHRINK, ROLE))]
+            whys.append(f"{places(rest)} would no longer parse, would collide or would dangle")
         if shrunk:
             whys.append(f"{plural(shrunk, 'address', 'addresses')} in use would fall outside a shrunk "
                         "network")

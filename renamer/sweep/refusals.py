@@ -90,6 +90,15 @@ def inventory_refusals(networks: Sequence[tuple[IPNetwork, IPNetwork]],
     return out
 
 
+def places(found: Sequence[Refusal]) -> str:
+    """`2 files`, or `3 places in 1 file` where a file is refused at more than one place (t33-33
+    finding 19: one file was counted twice)."""
+    files = len({r.path for r in found})
+    if files == len(found):
+        return plural(files, "file")
+    return f"{plural(len(found), 'place')} in {plural(files, 'file')}"
+
+
 def refuse(found: list[Refusal]) -> None:
     """Stop a sweep before its first write when any edit is refused: one line names them all."""
     if not found:
@@ -113,6 +122,6 @@ def refuse(found: list[Refusal]) -> None:
         raise UnsafeError(f"a network move shrinks past {used} in use: {listed}; "
                           "nothing written: renumber them into the new network by hand (renames.addresses), "
                           "or choose a longer new network, then sweep again")
-    raise UnsafeError(f"{plural(len(found), 'file')} would no longer parse, would collide or would dangle: "
+    raise UnsafeError(f"{places(found)} would no longer parse, would collide or would dangle: "
                       f"{listed}; nothing written: edit them by hand, or keep them with a keep rule or the "
                       "inline marker, then sweep again")

@@ -87,3 +87,71 @@ def test_an_ios_pool_of_56_under_64_and_an_asa_count(run: Run, tmp_path: Path) -
     out = run(root, "verify", "--strict").stdout
     assert "ios.cfg:1:21: residual (tied-length): 2001:db8:a:100::/56" in out, out
     assert "hands out 256 /64 prefixes, as 2001:db8:a:100::/60 it would hand out 16" in out, out
+
+
+# -- t33-33 finding 15: WIDE dhcp6c's sla-len -------------------------------------------------------
+
+DHCP6C = """\
+interface wan0 {
+  send ia-pd 0;
+};
+id-assoc pd 0 {
+  prefix 2001:db8:a::/56 infinity;
+  prefix-interface lan0 {
+    sla-id 1;
+    sla-len 8;
+  };
+  prefix-interface lan1 {
+    sla-id 2;
+    sla-len 8;
+  };
+};
+"""
+
+
+@pytest.mark.parametrize("new, now", [("2001:db8:a::/60", 68), ("2001:db8::/52", 60)])
+def test_dhcp6c_sla_len_beside_a_resized_prefix_refuses(run: Run, tmp_path: Path, new: str, now: int) -> None:
+    """dhcp6c.conf(5): each prefix-interface gets the delegated prefix's length plus sla-len bits, a
+    /64 (SLAAC) here; kept at 8 under any resize it would get a /68 (a shrink) or a /60 (a grow)."""
+    root = _repo(tmp_path, {"dhcp6c.conf": DHCP6C}, f"2001:db8:a::/56: {new}")
+    before = snapshot(root)
+    assert run(root, "sweep", "--dry-run", "--strict").exit_code == 3
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert snapshot(root) == before
+    fix = 64 - ipaddress.ip_network(new).prefixlen
+    for line, name in ((8, "lan0"), (12, "lan1")):
+        assert f"dhcp6c.conf:{line}: tool-refuses: dhcp6c's sla-len 8 is tied to the delegated prefix " \
+               f"2001:db8:a::/56 (its id-assoc pd), which becomes {new}: the interface {name} would get a " \
+               f"/{now} instead of a /64 (no SLAAC on a prefix other than a /64): set it to {fix} by hand" \
+               in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    assert run(root, "verify", "--strict").exit_code == 1
+    # the same file, set by hand: the prefix at its new length with sla-len set to keep a /64
+    fixed = DHCP6C.replace("2001:db8:a::/56", new).replace("sla-len 8", f"sla-len {fix}")
+    (root / "dhcp6c.conf").write_text(fixed)
+    assert run(root, "verify", "--strict").exit_code == 0
+    prefix = ipaddress.ip_network(new)
+    assert prefix.prefixlen + fix == 64 and 2 ** fix > 2  # dhcp6c's rule: sla-id 1 and 2 fit in sla-len bits
+
+
+# -- t33-33 finding 19: a RouterOS routing filter is no IPv6 pool -------------------------------------
+
+ROS_FILTER = "/routing filter\nadd chain=bgp-in prefix=2001:db8:a::/48 prefix-length=56-64 action=accept\n"
+
+
+def test_routeros_routing_filter_is_refused_once_in_its_own_words(run: Run, tmp_path: Path) -> None:
+    root = _repo(tmp_path, {"ros6.rsc": ROS_FILTER}, "2001:db8:a::/48: 2001:db8:a::/60")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert done.stderr.count("ros6.rsc:2: tool-refuses:") == 1, done.stderr
+    assert "prefix-length=56-64 are prefix lengths of their own" in done.stderr
+    assert "pool" not in done.stderr.split("ros6.rsc:2:", 1)[1].split(";")[0], done.stderr
+    assert "1 file would no longer parse" in done.stderr, done.stderr
+    root = _repo(tmp_path, {"ros6.rsc": ROS_FILTER}, "2001:db8:a::/48: 2001:db8:a::/52")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    out = run(root, "verify", "--strict").stdout
+    assert out.count("ros6.rsc:2:") == 1, out
+    assert "prefix-length=56-64 are lengths of their own, not counted from the network's" in out, out
+    assert "hands out" not in out and "count from no length" not in out, out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,89 @@ def test_a_shrink_that_cannot_hold_every_host_is_refused_as_before(repo: Repo, r
     assert done.exit_code == 3, done.stdout + done.stderr
     assert "dnsmasq.conf:1: outside the new, smaller network: 10.0.48.254" in done.stderr
     assert (root / "dnsmasq.conf").read_text() == FILES["dnsmasq.conf"]
+
+
+# -- t33-33 finding 06: every host but the gateway's (`.2-.254`), and a scan's two ends -----------------
+
+LIBVIRT = ("<network>\n  <name>default</name>\n  <forward mode='nat'/>\n  <bridge name='virbr0'/>\n"
+           "  <ip address='10.0.48.1' netmask='255.255.255.0'>\n    <dhcp>\n"
+           "      <range start='10.0.48.2' end='10.0.48.254'/>\n    </dhcp>\n  </ip>\n</network>\n")
+FORTI_DHCP = ("config system dhcp server\n    edit 1\n        set interface \"lan\"\n"
+              "        set default-gateway 10.0.48.1\n        config ip-range\n            edit 1\n"
+              "                set start-ip 10.0.48.2\n                set end-ip 10.0.48.254\n            next\n"
+              "        end\n    next\nend\n")
+AFTER_GATEWAY = {
+    "default.xml": LIBVIRT,
+    "forti.conf": FORTI_DHCP,
+    "sweep-lan.sh": "fping -a -q -g 10.0.48.1 10.0.48.254\nprips 10.0.48.1 10.0.48.254 | xargs -n1 ping -c1\n",
+    "dnsmasq.conf": "dhcp-range=10.0.48.2,10.0.48.254,12h\ndhcp-range=10.0.48.1,10.0.48.253,12h\n",
+}
+
+
+def test_every_host_after_the_gateway_and_scans_are_range_residuals(repo: Repo, run: Run) -> None:
+    """libvirt's default network and FortiGate's dhcp ip-range from .2 (the gateway at .1), a pool to
+    .253 (the gateway at .254), `fping -g A B` and `prips A B` under `/24 -> /22`: before, each kept
+    its offsets (libvirt leased 253 of the /22's 1022 hosts), sweep 0, verify OK."""
+    root = repo(AFTER_GATEWAY, config=_config("10.0.48.0/24: 10.0.60.0/22"), allowlist=ALLOW)
+    _dnsmasq_test(root / "dnsmasq.conf")
+    dry = run(root, "sweep", "--dry-run", "--strict")
+    assert dry.exit_code == 1, dry.stdout + dry.stderr
+    assert ("default.xml:7:21: 10.0.48.2 (range: the range 10.0.48.2-10.0.48.254 runs over every host of "
+            "10.0.48.0/24 but the first (a gateway's), which grows into 10.0.60.0/22: it covered the whole old "
+            "network but its gateway, so whether it grows to every host of 10.0.60.0/22 (10.0.60.2-10.0.63.254) "
+            "or keeps its offsets (10.0.60.2-10.0.60.254, part of 10.0.60.0/22) is yours to decide") in dry.stdout
+    expected = sorted([
+        ("default.xml", 7, "10.0.48.2"), ("default.xml", 7, "10.0.48.254"),
+        ("forti.conf", 7, "10.0.48.2"), ("forti.conf", 8, "10.0.48.254"),
+        ("sweep-lan.sh", 1, "10.0.48.1"), ("sweep-lan.sh", 1, "10.0.48.254"),
+        ("sweep-lan.sh", 2, "10.0.48.1"), ("sweep-lan.sh", 2, "10.0.48.254"),
+        ("dnsmasq.conf", 1, "10.0.48.2"), ("dnsmasq.conf", 1, "10.0.48.254"),
+        ("dnsmasq.conf", 2, "10.0.48.1"), ("dnsmasq.conf", 2, "10.0.48.253")])
+    assert _residuals(run, root) == expected
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    for name in ("forti.conf", "sweep-lan.sh", "dnsmasq.conf"):
+        text = (root / name).read_text()
+        assert text == AFTER_GATEWAY[name].replace("default-gateway 10.0.48.1", "default-gateway 10.0.60.1"), name
+    ip = ET.parse(root / "default.xml").getroot().find("ip")
+    assert ip is not None and (ip.get("address"), ip.get("netmask")) == ("10.0.60.1", "255.255.252.0")
+    pool = ip.find("dhcp/range")
+    assert pool is not None and (pool.get("start"), pool.get("end")) == ("10.0.48.2", "10.0.48.254")  # left whole
+    _dnsmasq_test(root / "dnsmasq.conf")
+    assert run(root, "verify", "--strict").exit_code == 1
+    assert _residuals(run, root) == expected
+
+
+@pytest.mark.parametrize(("networks", "text", "residual"), [
+    pytest.param("10.0.48.0/23: 10.0.48.0/22", "dhcp-range=10.0.48.2,10.0.49.254\n", ["10.0.48.2", "10.0.49.254"],
+                 id="23-22-after-gateway"),
+    pytest.param('"2001:db8:a:10::/64": "2001:db8:b::/60"',
+                 "range6 2001:db8:a:10::2 2001:db8:a:10:ffff:ffff:ffff:fffe;\n",
+                 ["2001:db8:a:10::2", "2001:db8:a:10:ffff:ffff:ffff:fffe"], id="v6-64-60-after-gateway"),
+    pytest.param("10.0.48.0/24: 10.0.60.0/22", "fping --generate 10.0.48.1 10.0.48.254\n",
+                 ["10.0.48.1", "10.0.48.254"], id="fping-generate"),
+])
+def test_every_host_after_the_gateway_in_other_lengths(repo: Repo, run: Run, networks: str, text: str,
+                                                       residual: list[str]) -> None:
+    root = repo({"dhcp.conf": text}, config=_config(networks), allowlist=ALLOW)
+    assert [old for _, _, old in _residuals(run, root)] == sorted(residual)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "dhcp.conf").read_text() == text
+
+
+@pytest.mark.parametrize(("networks", "text", "after"), [
+    # a /29's .2-.6 is a pool of its own (a host fewer at an end is no gateway's there): it follows
+    pytest.param("10.0.48.0/29: 10.0.70.0/28", "dhcp-range=10.0.48.2,10.0.48.6\n",
+                 "dhcp-range=10.0.70.2,10.0.70.6\n", id="29-28-two-to-six"),
+    # a host fewer at both ends is no longer every host: it keeps its offsets
+    pytest.param("10.0.48.0/24: 10.0.60.0/22", "dhcp-range=10.0.48.2,10.0.48.253\n",
+                 "dhcp-range=10.0.60.2,10.0.60.253\n", id="two-to-253"),
+    pytest.param("10.0.48.0/24: 10.0.60.0/22", "fping -g 10.0.48.10 10.0.48.200\n",
+                 "fping -g 10.0.60.10 10.0.60.200\n", id="fping-some-hosts"),
+])
+def test_ranges_of_some_hosts_still_follow(repo: Repo, run: Run, networks: str, text: str, after: str) -> None:
+    root = repo({"dnsmasq.conf": text}, config=_config(networks), allowlist=ALLOW)
+    assert _residuals(run, root) == []
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "dnsmasq.conf").read_text() == after

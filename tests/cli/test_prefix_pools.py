@@ -248,7 +248,8 @@ def test_prefix_list_bounds_a_resize_passes_refuse_and_others_are_residuals(run:
                        "ip prefix-list ALL seq 5 permit 10.0.48.0/22 le 32"]
     out = run(root, "verify").stdout
     assert ("frr.conf:1:33: residual (tied-length): 10.0.48.0/24 ge 25 le 28: `10.0.48.0/24 "
-            "ge 25 le 28`: ge and le count from no length, and 10.0.48.0/24 becomes 10.0.48.0/22: the entry would "
+            "ge 25 le 28`: ge and le are lengths of their own, not counted from the network's, and 10.0.48.0/24 "
+            "becomes 10.0.48.0/22: the entry would "
             "select other prefixes than it did (the same distance from the new length: ge 23 le 26)") in out, out
     assert "v6.conf:1:34: residual (tied-length): 2001:db8:a::/48 ge 56 le 64" in out, out
     loaded = _frr_accepts(written[1], tmp_path)

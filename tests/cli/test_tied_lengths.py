@@ -280,3 +280,165 @@ def test_other_spellings_of_a_per_node_length(run: Run, tmp_path: Path) -> None:
         assert f"{where}: residual (tied-length): 10.0.48.0/20" in out, (where, out)
     spec = yaml.safe_load((root / "clustercidr.yaml").read_text())["spec"]
     assert _units(spec["ipv4"], 32 - spec["perNodeHostBits"]) == 16  # left as it was: 16 nodes
+
+
+# -- t33-33 01: netlab's addressing pools (ipspace/netlab tests/topology/input/addressing-lan.yml) -----
+
+NETLAB = """\
+addressing:
+  lan:
+    ipv4:
+    ipv6: 2001:db8:1::/48
+  loopback.prefix: 30               # Check non-default loopback prefix length
+  dualstack:
+    ipv4: 172.17.0.0/16
+    prefix: 25
+    ipv6: 2001:db8:3::/48
+    prefix6: 56
+  short:
+    ipv4: 172.18.0.0/16
+    prefix: 28
+    allocation: sequential
+links:
+- name: Link with static dual-stack prefix
+  prefix:
+    ipv4: 172.42.32.0/22
+"""
+
+
+def _netlab_links(root: Path) -> dict[str, int]:
+    """netlab's create_pool_generators: `subnets(new_prefix=prefix)` of each pool (0: netlab's check fails)."""
+    pools = yaml.safe_load((root / "topology.yml").read_text())["addressing"]
+    return {name: _units(pools[name]["ipv4"], pools[name]["prefix"]) for name in ("dualstack", "short")}
+
+
+def test_netlab_pool_prefix_a_shrink_passes_refuses(run: Run, tmp_path: Path) -> None:
+    root = _repo(tmp_path, {"topology.yml": NETLAB},
+                 "172.17.0.0/16: 172.17.0.0/26, 172.18.0.0/16: 172.18.0.0/30, 2001:db8:3::/48: 2001:db8:3::/60")
+    err = _refused(run, root, ["topology.yml:8: tool-refuses: netlab's addressing pool prefix 25 is tied to the pool "
+                               "172.17.0.0/16, which becomes 172.17.0.0/26: no /25 fits in a /26",
+                               "topology.yml:13: tool-refuses: netlab's addressing pool prefix 28",
+                               "topology.yml:10: tool-refuses: netlab's addressing pool prefix6 56 is tied to the "
+                               "pool 2001:db8:3::/48, which becomes 2001:db8:3::/60"])
+    assert "topology.yml:5" not in err  # the dotted loopback.prefix names no pool of these
+
+
+def test_netlab_pool_prefix_fewer_links_is_a_residual_and_a_grow_follows(run: Run, tmp_path: Path) -> None:
+    """/16 -> /23 under prefix 25: 4 link subnets instead of 512; a grow to a /15: 1024, with no word."""
+    root = _repo(tmp_path, {"topology.yml": NETLAB}, "172.17.0.0/16: 172.17.0.0/23")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "topology.yml").read_text() == NETLAB
+    out = run(root, "verify", "--strict")
+    assert out.exit_code == 1
+    assert "topology.yml:7:11: residual (tied-length): 172.17.0.0/16 [addressing.dualstack.ipv4]: netlab's " \
+           "addressing pool prefix 25 (line 8) " \
+           "is tied to the pool 172.17.0.0/16, which holds 512 /25 units, as 172.17.0.0/23 it would hold 4" \
+           in out.stdout, out.stdout
+    root = _repo(tmp_path, {"topology.yml": NETLAB}, "172.17.0.0/16: 172.20.0.0/15, 172.18.0.0/16: 172.22.0.0/16")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert _netlab_links(root) == {"dualstack": 1024, "short": 4096}
+    assert "ipv4: 172.42.32.0/22" in (root / "topology.yml").read_text()
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+# -- t33-33 04: OpenStack subnet pools, Cilium multi-pool, AWS VPC IPAM --------------------------------
+
+SUBNETPOOL_TF = """\
+resource "openstack_networking_subnetpool_v2" "lan" {
+  name              = "lan"
+  prefixes          = ["10.0.48.0/24"]
+  default_prefixlen = 28
+  min_prefixlen     = 28
+  max_prefixlen     = 30
+}
+resource "openstack_networking_subnetpool_v2" "lan6" {
+  name              = "lan6"
+  ip_version        = 6
+  prefixes          = ["2001:db8:a::/48"]
+  default_prefixlen = 56
+  min_prefixlen     = 56
+}
+"""
+IPAM = """\
+resource "aws_vpc_ipam_pool" "lan" {
+  address_family                    = "ipv4"
+  ipam_scope_id                     = aws_vpc_ipam.main.private_default_scope_id
+  allocation_default_netmask_length = 28
+  allocation_min_netmask_length     = 28
+}
+resource "aws_vpc_ipam_pool_cidr" "lan" {
+  ipam_pool_id = aws_vpc_ipam_pool.lan.id
+  cidr         = "10.0.48.0/24"
+}
+"""
+POOLS_SH = "openstack subnet pool create --pool-prefix 10.0.48.0/24 --default-prefix-length 28 lan\n"
+MULTIPOOL = """\
+apiVersion: cilium.io/v2alpha1
+kind: CiliumPodIPPool
+metadata:
+  name: lan
+spec:
+  ipv4:
+    cidrs:
+      - 10.0.48.0/24
+    maskSize: 28
+  ipv6:
+    cidrs:
+      - 2001:db8:a::/48
+    maskSize: 56
+"""
+CFN_IPAM = """\
+Resources:
+  LanPool:
+    Type: AWS::EC2::IPAMPool
+    Properties:
+      AddressFamily: ipv4
+      AllocationDefaultNetmaskLength: 28
+      ProvisionedCidrs:
+        - Cidr: 10.0.48.0/24
+"""
+ALLOCATORS = {"subnetpool.tf": SUBNETPOOL_TF, "ipam.tf": IPAM, "pools.sh": POOLS_SH, "multipool.yaml": MULTIPOOL,
+              "ipam.yaml": CFN_IPAM}
+
+
+def test_allocator_lengths_a_shrink_passes_refuses(run: Run, tmp_path: Path) -> None:
+    """The repro's /24 -> /29 and /48 -> /60: every pool shorter than one allocation."""
+    root = _repo(tmp_path, ALLOCATORS, "10.0.48.0/24: 10.0.48.0/29, 2001:db8:a::/48: 2001:db8:a::/60")
+    err = _refused(run, root, [
+        "subnetpool.tf:4: tool-refuses: the OpenStack subnet pool's prefix length 28 is tied to the pool "
+        "10.0.48.0/24, which becomes 10.0.48.0/29: no /28 fits in a /29",
+        "subnetpool.tf:5: tool-refuses:", "subnetpool.tf:12: tool-refuses:", "subnetpool.tf:13: tool-refuses:",
+        "pools.sh:1: tool-refuses: the OpenStack subnet pool's prefix length 28",
+        "ipam.tf:4: tool-refuses: the AWS VPC IPAM pool's allocation netmask length 28 is tied to the pool "
+        "10.0.48.0/24", "ipam.tf:5: tool-refuses:",
+        "ipam.yaml:6: tool-refuses: the AWS VPC IPAM pool's allocation netmask length 28",
+        "multipool.yaml:9: tool-refuses: Cilium's CiliumPodIPPool maskSize 28 is tied to the pool 10.0.48.0/24",
+        "multipool.yaml:13: tool-refuses: Cilium's CiliumPodIPPool maskSize 56 is tied to the pool 2001:db8:a::/48, "
+        "which becomes 2001:db8:a::/60: no /56 fits in a /60"])
+    assert "subnetpool.tf:6" not in err  # max_prefixlen is a bound, no allocation's length
+
+
+def test_allocator_lengths_fewer_are_residuals_and_a_grow_follows(run: Run, tmp_path: Path) -> None:
+    """/24 -> /26 under 28: 4 allocations, were 16 (and /48 -> /52 under 56: 16, were 256); a grow
+    (/24 -> /22, /48 -> /44) follows and each pool still holds its allocations."""
+    root = _repo(tmp_path, ALLOCATORS, "10.0.48.0/24: 10.0.48.0/26, 2001:db8:a::/48: 2001:db8:a::/52")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    for name, text in ALLOCATORS.items():
+        assert (root / name).read_text() == text, name
+    out = run(root, "verify", "--strict").stdout
+    for where in ("subnetpool.tf:3:25", "subnetpool.tf:11:25", "ipam.tf:9:19", "pools.sh:1:44",
+                  "multipool.yaml:8:9", "multipool.yaml:12:9", "ipam.yaml:8:17"):
+        assert f"{where}: residual (tied-length):" in out, (where, out)
+    assert "which holds 16 /28 units, as 10.0.48.0/26 it would hold 4" in out
+    root = _repo(tmp_path, ALLOCATORS, "10.0.48.0/24: 10.0.48.0/22, 2001:db8:a::/48: 2001:db8:10::/44")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    spec = yaml.safe_load((root / "multipool.yaml").read_text())["spec"]
+    assert _units(spec["ipv4"]["cidrs"][0], spec["ipv4"]["maskSize"]) == 64
+    assert _units(spec["ipv6"]["cidrs"][0], spec["ipv6"]["maskSize"]) == 4096
+    assert 'cidr         = "10.0.48.0/22"' in (root / "ipam.tf").read_text()
+    assert "--pool-prefix 10.0.48.0/22 --default-prefix-length 28" in (root / "pools.sh").read_text()
+    assert run(root, "verify", "--strict").exit_code == 0

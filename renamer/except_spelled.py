@@ -148,9 +148,11 @@ def _geo(data: bytes) -> Iterator[Rule]:
             continue
         entries = [(e.start(1), e.end(1), net, e.group(2)) for e in _GEO_ENTRY.finditer(data, x.end(), end)
                    if (net := network(e.group(1))) is not None]
-        for _, _, outer, value in entries:
+        for at, _, outer, value in entries:
+            # an entry inside it with another value (the same network too: nginx warns of a
+            # duplicate and keeps one of them)
             inner = [(s, e, net) for s, e, net, other in entries
-                     if other != value and net.version == outer.version and net != outer
+                     if other != value and s != at and net.version == outer.version
                      and net.subnet_of(outer)]  # type: ignore[arg-type]
             if inner:
                 yield [outer], inner, GEO

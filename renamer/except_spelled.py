@@ -90,12 +90,14 @@ def _enclosing(data: bytes, pos: int) -> tuple[int, int] | None:
 
 # -- sshd ----------------------------------------------------------------------------------------
 
-_SSHD = re.compile(rb"(?mi)(?:^[ \t]*Match[ \t][^\n]*?(?<![A-Za-z])(?:Local)?Address[ \t]+"
-                   rb"|(?<![A-Za-z])from=\")([^\s\"]+)")
+_SSHD = re.compile(rb"(?mi)^[ \t]*Match[ \t][^\n]*?(?<![A-Za-z])(?:Local)?Address[ \t]+([^\s\"]+)")
+_FROM_OPTION = re.compile(rb"(?<![A-Za-z])from=\"([^\s\"]+)")
 
 
 def _sshd(data: bytes) -> Iterator[Rule]:
-    for x in _SSHD.finditer(data):
+    found = [*(_SSHD.finditer(data) if b"atch" in data or b"ATCH" in data else ()),
+             *(_FROM_OPTION.finditer(data) if b"from=\"" in data else ())]
+    for x in found:
         included, excluded = [], []
         at = x.start(1)
         for entry in x.group(1).split(b","):
@@ -224,6 +226,9 @@ def _acls(data: bytes) -> Iterator[Rule]:
 
 _CIDR_ROW = re.compile(rb"(?m)^[ \t]*(\S+)[ \t]+(OK|PERMIT|RELAY|REJECT|DEFER|DEFER_IF_PERMIT|DISCARD|HOLD|"
                        rb"[45][0-9][0-9])\b", re.IGNORECASE)
+# a deny verdict after a network: a table of rows may hold one (the rule's own regex reads every line)
+_VERDICT = re.compile(rb"[0-9]\]?/[0-9]{1,3}[ \t]+(?:[Rr][Ee][Jj]|[Dd][Ee][Ff]|[Dd][Ii][Ss]|[Hh][Oo][Ll][Dd]|"
+                      rb"[45][0-9][0-9][ \t])")
 _DENY_VERDICTS = (b"REJECT", b"DEFER", b"DEFER_IF_PERMIT", b"DISCARD", b"HOLD")
 _HBA = re.compile(rb"(?m)^[ \t]*(host|hostssl|hostnossl|hostgssenc|hostnogssenc)[ \t]+(\S+)[ \t]+(\S+)[ \t]+"
                   rb"(\S+)[ \t]+([A-Za-z0-9-]+)")
@@ -371,7 +376,8 @@ def rules(data: bytes) -> Iterator[Rule]:
         yield from _geo(data)
     if b"acl" in data:
         yield from _acls(data)
-    yield from _tables(data)
+    if _VERDICT.search(data) is not None:
+        yield from _tables(data)
     if b"not" in data:
         yield from _caddy(data)
     if b"Deny" in data or b"deny" in data:

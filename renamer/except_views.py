@@ -27,11 +27,16 @@ _DEFINE = re.compile(rb"(?m)^[ \t]*(?:(?:re)?define[ \t]+|export[ \t]+|readonly[
                      rb"(\"[^\"\n]*\"|'[^'\n]*'|\{[^{}\n]*\}|[^\s#;\"']+)[ \t]*;?[ \t]*(?:#[^\n]*)?\r?$")
 
 
+_RESPELLED = re.compile(rb"\]/[0-9]|/255\.")
+
+
 def _same_length(data: bytes) -> tuple[bytes, list[tuple[int, int]]] | None:
     """The file with each bracketed or masked network as `A/N` padded with blanks, and their spans."""
     out = bytearray(data)
     spans = []
-    for x in NET.finditer(data):
+    lines = sorted({(data.rfind(b"\n", 0, c.start()) + 1, data.find(b"\n", c.end()))
+                    for c in _RESPELLED.finditer(data)})
+    for x in (x for start, end in lines for x in NET.finditer(data, start, len(data) if end < 0 else end)):
         text = x.group()
         if not (text.startswith(b"[") or text.count(b".") > 3):
             continue

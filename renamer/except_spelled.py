@@ -287,7 +287,7 @@ def _caddy(data: bytes) -> Iterator[Rule]:
         included = [net for y in _CADDY_IP.finditer(data, *span)
                     if not any(s <= y.start() < e for s, e in blocks)
                     for _, _, net in nets(data, y.start(1), y.end(1))]
-        yield included, excluded, "Caddy's `not remote_ip` in the matcher"
+        yield included, excluded, "Caddy's `not remote_ip` (`client_ip`) in the matcher"
 
 
 # -- Apache 2.2 ------------------------------------------------------------------------------------------

@@ -15,7 +15,8 @@ The same holds for every exclusion key beside the key it excludes from (t32-33 f
 (a rule admits what the one names less what the other does): `not` + the key's name, or `not_`;
 AWS IAM's `NotIpAddress` beside `IpAddress` in one `Condition` (`Not` + the key's name).
 And for the exclusions `except_lines` reads in a rule's own syntax (JunOS `except`, ipset `nomatch`,
-nftables `!=`, pf `!`; t32-33 finding 21), judged by `covering`.
+nftables `!=`, pf `!`; t32-33 finding 21), judged by `covering`, and those `except_views` reads in
+other tools' grammars and through variables (t33-33 findings 02, 17, 20, 21).
 
 Read in YAML block mappings (the two keys at one column of one mapping, the list in flow style or in
 block style, indented or indentless: `except:` then `- E` at the key's own column, as kubernetes.io
@@ -29,7 +30,7 @@ import ipaddress
 import re
 from collections.abc import Iterator, Sequence
 
-from renamer import except_lines, except_moves
+from renamer import except_lines, except_moves, except_views
 from renamer.names import IPNetwork
 from renamer.prefix_moves import LengthHit, PrefixMove
 
@@ -214,8 +215,12 @@ def except_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]
     if b"except" in data or b"not" in data or b"Not" in data:
         yield from _key_hits(data, moves)
     rules = list(except_lines.rules(data))
-    for included, excluded, what in rules:
-        yield from covering(data, included, excluded, moves, what)
+    seen = set()
+    for included, excluded, what in [*rules, *except_views.rules(data)]:
+        for hit in covering(data, included, excluded, moves, what):
+            if (hit.start, hit.end) not in seen:  # a rule another view finds again
+                seen.add((hit.start, hit.end))
+                yield hit
     yield from except_moves.grouped_hits(data, rules, moves)  # t33-33 finding 23: `!a, !b, c`
 
 

@@ -24,12 +24,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from renamer import prefix_spellings
+from renamer import interface_keys, prefix_spellings
 from renamer.occurrences import Match
 
 NO_HOST = "no-host"
 HINT = ("an address rename lands a host on the network or broadcast address of the length written "
-        "beside it (or of the network the file declares around it): no host can hold it; the sweep is "
+        "beside it (or of the network the file declares around it), or on the gateway written beside it "
+        "(`GATEWAY=`, `gateway`, `defaultGateway`): no host can hold it; the sweep is "
         "refused, nothing written: choose another new address (renames.addresses), then sweep again")
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -137,7 +138,17 @@ def refused(data: bytes, matches: list[Match], renamed: frozenset[Address]) -> l
         except ValueError:
             continue
         written = _length_at(data, m, new.version == 6)
+        if written is None:  # `prefixLength = 24`, `PREFIX=24`, `netmask` beside it (t32 round 25, 16)
+            written = interface_keys.length_of(data, m)
         why = None
+        for gateway, number in interface_keys.gateways_of(data, m, out):  # t32 round 25, finding 17
+            if _parse(gateway) == new:
+                why = (f"{m.old} -> {m.new} is the gateway written beside it (line {number}): "
+                       "the router holds it")
+                break
+        if why is not None:
+            out[i] = replace(m, refused=NO_HOST, note=why)
+            continue
         if written is not None:
             length, text = written
             if role(old, length) is None and (what := role(new, length)) is not None:

@@ -1109,6 +1109,8 @@ class FileScanner:
         # An escaped new value (`fv\u002dml1`) may already stand in its plain spelling.
         escaped = any(b"\\" in n or b"%" in n or b"&#" in n for n in news)
         risky = (merged or escaped or any(n in data for n in news) or _first_wins(data, news)
+                 # a Postfix table folds its keys: `App01` stands as `app01` (formats/map_files.py)
+                 or (getattr(fmt, "fold", False) and any(n.lower() in data.lower() for n in news))
                  or any(fmt.retypes(n.decode()) for n in news)
                  or (partial and fmt.structured) or b"{%" in data or b"{{" in data
                  or any(_names(data, e.start) for e in edits)

@@ -24,6 +24,7 @@ from renamer import (
     near_miss,
     prefix_moves,
     prefix_pools,
+    reverse_refs,
     sealed,
     sealed_scopes,
     state_names,
@@ -687,6 +688,10 @@ class FileScanner:
         if hit and content.kind == "text" and interface_stanzas.might_hold(data):
             # an interface's address renamed out of its gateway's network (interface_stanzas.py)
             matches = interface_stanzas.with_gateways(data, matches)
+        if hit and content.kind == "text" and not zone_like and reverse_refs.might_hold(data, matches):
+            # `4.0.168.192.in-addr.arpa` beside `domain_id` 2 / `zone_id`: its record's zone (t32 round 25,
+            # 19); a zone file's owners are the zone rules' (with_zone_names, sweep/zone_rules.py)
+            matches = reverse_refs.refused(data, matches)
         # (each reader's own cheap shape test first: the work counts count the readers that run)
         if hit and content.kind == "text" and may_join(data) and self.matcher.may_hold("concatenated", data):
             # `"ana-" + "ml2"`, `("ana-" "ml2")`, `"ana-${"ml2"}"`: a join of literals (concatenated.py)

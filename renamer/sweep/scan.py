@@ -67,6 +67,7 @@ from renamer.sweep import (
     compressed,
     decoded_names,
     multibyte,
+    record_case,
     split_lengths,
     subdomains,
 )
@@ -829,6 +830,10 @@ class FileScanner:
                 and caseless_names.might_hold(data) and (case_hit or self.matcher.might_match_any_case(data)):
             # `\\WEB01\share`, `-ComputerName WEB01`, `CN=WEB01,`, `ops@WEB01.lab` (t31 round 24, 08)
             matches = caseless_names.caseless_matches(data, matches, list(self.matcher.hosts))
+        if (hit or folded_hit) and content.kind == "text" and status == CURRENT and not any_case \
+                and record_case.might_hold(data) and (case_hit or self.matcher.might_match_any_case(data)):
+            # `Add-DnsServerResourceRecordA -Name "WEB01"`, `dns_a_record_set { name = "WEB01" }` (t32, 20)
+            matches = record_case.record_case_matches(data, matches, list(self.matcher.hosts))
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,

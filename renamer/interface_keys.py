@@ -17,8 +17,10 @@ in a separate key of the same entry:
   command's line).
 
 `length_of` gives host_roles the length of such an own address (then `10.0.0.70 -> 10.0.1.255`
-lands on the /24's broadcast address: `no-host`), and `gateway_of` the gateway written beside it
-(then `10.0.0.70 -> 10.0.1.1` lands on the router's own address). An own address is an address
+lands on the /24's broadcast address: `no-host`), and `gateways_of` the gateway written beside it
+(then `10.0.0.70 -> 10.0.1.1` lands on the router's own address: `no-host`; and `10.0.0.70 ->
+10.0.5.70` at /24 leaves the gateway 10.0.0.1 off-link: `gateway`, as interface_stanzas.py says
+for netplan and ifupdown). An own address is an address
 key's value only (`IPADDR`, `address`, `Address=`, `-IPAddress`): a DNS server or a route that
 becomes the gateway's address is no collision. Pure: bytes and offsets in, answers out.
 """
@@ -143,9 +145,9 @@ def length_of(data: bytes, m: Match) -> tuple[int, str] | None:
     return length, text.replace("'", "").replace('"', "")
 
 
-def gateways_of(data: bytes, m: Match, matches: Sequence[Match]) -> list[tuple[str, int]]:
-    """Each gateway written beside the own address `m` (after its own rewrite, where this sweep
-    renames it too) and its line; empty where none is written."""
+def gateways_of(data: bytes, m: Match, matches: Sequence[Match]) -> list[tuple[str, int, str]]:
+    """Each gateway written beside the own address `m`: (its value after its own rewrite, where this
+    sweep renames it too; its line; its value as written); empty where none is written."""
     key = own_key(data, m)
     if key is None:
         return []
@@ -166,5 +168,5 @@ def gateways_of(data: bytes, m: Match, matches: Sequence[Match]) -> list[tuple[s
         at = gateway.start("gw")
         text = gateway.group("gw").decode("ascii")
         moved = next((g for g in matches if g.start == at and g.refused is None and g.kept is None), None)
-        out.append(((moved.new if moved is not None else text), data.count(b"\n", 0, at) + 1))
+        out.append(((moved.new if moved is not None else text), data.count(b"\n", 0, at) + 1, text))
     return out

@@ -67,14 +67,14 @@ def test_no_length_where_it_belongs_to_something_else(text: str) -> None:
 def test_the_gateway_beside_an_own_address(text: str, line: int) -> None:
     data = text.encode()
     m = _match(data, "10.0.0.70", "10.0.1.1")
-    assert ("10.0.1.1", line) in gateways_of(data, m, [m])
+    assert ("10.0.1.1", line, "10.0.1.1") in gateways_of(data, m, [m])
     assert _refused(text, "10.0.0.70", "10.0.1.1")[0] == NO_HOST
 
 
 def test_a_gateway_this_sweep_renames_is_read_after_its_rewrite() -> None:
     data = b"IPADDR=10.0.0.70\nGATEWAY=10.0.0.1\n"
     own, gateway = _match(data, "10.0.0.70", "10.0.1.1"), _match(data, "10.0.0.1", "10.0.1.1")
-    assert gateways_of(data, own, [own, gateway]) == [("10.0.1.1", 2)]
+    assert gateways_of(data, own, [own, gateway]) == [("10.0.1.1", 2, "10.0.0.1")]
     found = refused(data, [own, gateway], parsed(["10.0.0.70", "10.0.0.1"]))
     assert found[0].refused == NO_HOST and "gateway written beside it (line 2)" in (found[0].note or "")
 
@@ -101,3 +101,19 @@ def test_a_broadcast_or_network_address_at_a_separate_length_is_refused(text: st
     data = text.encode("utf-8")
     m = _match(data, "10.0.0.70", new)
     assert [x.refused for x in refused(data, [m], parsed(["10.0.0.70"]))] == [NO_HOST]
+
+
+@pytest.mark.parametrize("text", [
+    '{ interfaces.eno1.ipv4.addresses = [ { address = "10.0.0.70"; prefixLength = 24; } ];\n'
+    '  defaultGateway = "10.0.0.1"; }\n',
+    "IPADDR=10.0.0.70\nNETMASK=255.255.255.0\nGATEWAY=10.0.0.1\n",
+    "New-NetIPAddress -IPAddress 10.0.0.70 -PrefixLength 24 -DefaultGateway 10.0.0.1\r\n",
+])
+def test_an_own_address_leaving_its_gateways_network_is_a_gateway_residual(text: str) -> None:
+    data = text.encode()
+    m = _match(data, "10.0.0.70", "10.0.5.70")
+    [found] = refused(data, [m], parsed(["10.0.0.70"]))
+    assert found.refused == "gateway" and "gateway 10.0.0.1 would be outside 10.0.5.0/24" in (found.note or "")
+    # the gateway renamed into the new network with it: no residual
+    gateway = _match(data, "10.0.0.1", "10.0.5.1")
+    assert [x.refused for x in refused(data, [m, gateway], parsed(["10.0.0.70", "10.0.0.1"]))] == [None, None]

@@ -42,6 +42,7 @@ _ADDR = rb"(?P<gw>[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{
 _NIX_LENGTH = re.compile(rb"(?<![\w.])prefixLength[ \t]*=[ \t]*" + _MASK)
 _NIX_GATEWAY = re.compile(rb"(?<![\w])defaultGateway6?(?:\.address)?[ \t]*=[ \t]*"
                           rb"(?:\{[^}]*?address[ \t]*=[ \t]*)?\"" + _ADDR)
+_NIX_ENTRY_GATEWAY = re.compile(rb"(?<![\w.])gateway[ \t]*=[ \t]*\"" + _ADDR)
 _IFUPDOWN_LENGTH = re.compile(rb"(?m)^[ \t]*netmask[ \t]+" + _MASK)
 _IFUPDOWN_GATEWAY = re.compile(rb"(?m)^[ \t]*gateway[ \t]+" + _ADDR)
 _FILE_GATEWAY = re.compile(rb"(?im)^[ \t]*(?:export[ \t]+)?gateway[0-9]*[ \t]*=[ \t]*[\"']?" + _ADDR)
@@ -163,6 +164,9 @@ def gateways_of(data: bytes, m: Match, matches: Sequence[Match]) -> list[tuple[s
         else:
             spans += _FILE_GATEWAY.finditer(data)
             spans += _NIX_GATEWAY.finditer(data)
+            braces = _braces(data, m.start)
+            if braces is not None:  # `{ address = "A"; prefixLength = 24; gateway = "G"; }` (a module's)
+                spans += _NIX_ENTRY_GATEWAY.finditer(data, *braces)
     out = []
     for gateway in spans:
         at = gateway.start("gw")

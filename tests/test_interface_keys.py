@@ -59,6 +59,7 @@ def test_no_length_where_it_belongs_to_something_else(text: str) -> None:
     ('networking.defaultGateway = { address = "10.0.1.1"; interface = "ens18"; };\n'
      'networking.interfaces.ens18.ipv4.addresses = [ { address = "10.0.0.70"; prefixLength = 24; } ];\n', 1),
     ("IPADDR=10.0.0.70\nGATEWAY=10.0.1.1\n", 2),
+    ('ipv4 = {\n  address = "10.0.0.70";\n  prefixLength = 24;\n  gateway = "10.0.1.1";\n};\n', 4),  # a module's entry
     ("[Network]\nAddress=10.0.0.70/24\nGateway=10.0.1.1\n", 3),  # systemd-networkd
     ("[ipv4]\naddress1=10.0.0.70/24\ngateway=10.0.1.1\n", 3),  # a NetworkManager keyfile
     ("iface eth0 inet static\n  address 10.0.0.70\n  gateway 10.0.1.1\n", 3),

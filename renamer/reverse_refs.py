@@ -103,8 +103,9 @@ def _parent(owner: str) -> str:
 def refused(data: bytes, matches: list[Match]) -> list[Match]:
     """`matches` with each full reverse owner whose record's zone does not hold its new name (or
     whose zone is named by a reference that cannot be read) refused `reverse-owner`."""
-    open_ = [i for i, m in enumerate(matches) if m.refused is None and m.kept is None and m.new != m.old
-             and m.old.lower().rstrip(".").endswith(_SUFFIXES)
+    # an address rename's reverse name only: a network move carries its zones with it (reverse_zones.py)
+    open_ = [i for i, m in enumerate(matches) if m.kind == "reverse" and m.refused is None and m.kept is None
+             and m.new != m.old and m.old.lower().rstrip(".").endswith(_SUFFIXES)
              and m.new.lower().rstrip(".").endswith(_SUFFIXES)]
     if not open_:
         return matches

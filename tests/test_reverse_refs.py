@@ -16,7 +16,7 @@ def _decided(text: str, old: str = OLD, new: str = NEW) -> list[tuple[str | None
     data = text.encode()
     matches, at = [], data.lower().find(old.encode())
     while at >= 0:
-        matches.append(Match(at, at + len(old), data[at:at + len(old)].decode(), new, "address"))
+        matches.append(Match(at, at + len(old), data[at:at + len(old)].decode(), new, "reverse"))
         at = data.lower().find(old.encode(), at + 1)
     return [(m.refused, m.note) for m in refused(data, matches)]
 
@@ -60,3 +60,11 @@ def test_an_owner_whose_zone_is_named_by_a_reference_is_refused(text: str) -> No
 ])
 def test_noop_an_owner_its_zone_still_holds_or_with_no_zone(text: str, new: str) -> None:
     assert _decided(text, new=new) == [(None, None)]
+
+
+def test_noop_a_network_moves_reverse_names_are_that_moves() -> None:
+    """Under renames.networks a reverse name is the move's (its zones go with it: reverse_zones.py)."""
+    data = b"zone: 0.168.192.in-addr.arpa\nrecord: 4.0.168.192.in-addr.arpa\n"
+    at = data.index(OLD.encode())
+    found = refused(data, [Match(at, at + len(OLD), OLD, NEW, "network")])
+    assert [m.refused for m in found] == [None]

@@ -26,6 +26,8 @@ import ipaddress
 import re
 from collections.abc import Iterable
 
+from renamer import mask_nets
+
 # An access rule's words: `allow`, `deny`, `Allow from`, iptables `-s`/`-d`, `hosts allow`, ...
 # (t31 sweep finding 01: and the other spellings of an access rule's source set: Vault's
 # `token_bound_cidrs`, AWS `CidrIp`, Traefik `sourceRange`/`ipAllowList`, Caddy `remote_ip`, sshd
@@ -120,6 +122,14 @@ def in_access_rule(data: bytes, at: int) -> bool:
     return False
 
 
+def in_route_rule(data: bytes, at: int) -> bool:
+    """Whether the literal at `at` stands in an access rule or on a route line (OpenVPN `route`,
+    `push "route`, `iroute`, a `route add` command: mask_nets.ROUTE): where a network written with
+    its mask apart (`route 10.0.0.64 255.255.255.240`) is a set the renamed host leaves."""
+    line_start = data.rfind(b"\n", 0, at) + 1
+    return in_access_rule(data, at) or mask_nets.ROUTE.match(data, line_start, at) is not None
+
+
 def _indent(data: bytes, start: int) -> int:
     end = start
     while end < len(data) and data[end:end + 1] in (b" ", b"\t"):
@@ -136,6 +146,9 @@ class AccessNets:
         # `10.0.0.`: the addresses of a /24 (or narrower) network holding a renamed address and not
         # its new one, any of which may begin a literal with host bits set (`10.0.0.66/`)
         self._hosts: dict[bytes, set[bytes]] = {}
+        # `10.0.0.64 `: a network literal with its mask apart (`permit 10.0.0.64 0.0.0.15`, t32 round 25,
+        # finding 03): each network address holding a renamed address and not its new one, and the old
+        spaced: set[bytes] = set()
         for old, new in addresses:
             try:
                 pair = (ipaddress.IPv4Address(old), ipaddress.IPv4Address(new))
@@ -143,10 +156,12 @@ class AccessNets:
                 continue
             self._olds.append(pair)
             literals.add(f"{old}/".encode())  # host bits set to the old address (a needle already)
+            spaced.add(f"{old} ".encode())
             for length in range(8, 32):
                 net = ipaddress.IPv4Network(f"{old}/{length}", strict=False)
                 if pair[1] not in net:  # a network holding both admits the host as before
                     literals.add(f"{net.network_address}/".encode())
+                    spaced.add(f"{net.network_address} ".encode())
             for length in range(24, 32):  # the widest /24 or narrower that does not hold the new one
                 net = ipaddress.IPv4Network(f"{old}/{length}", strict=False)
                 if pair[1] not in net:
@@ -156,20 +171,23 @@ class AccessNets:
                     self._hosts.setdefault(head, set()).update(lasts)
                     literals.update(head + last + b"/" for last in lasts)
                     break
-        self.literals = tuple(sorted(literals))
+        self.spaced = tuple(sorted(spaced))
+        self.literals = tuple(sorted(literals | spaced))
         self._host_literal = {head: re.compile(rb"(?<![0-9.])" + re.escape(head) + rb"([0-9]{1,3})/")
                               for head in self._hosts}
 
     def holds_literal(self, data: bytes) -> bool:
         """Does `data` hold one of the literals (the reader's own cheap test, before it is counted)?
         A head's many host literals are one search each (`10.0.0.` then a number and a slash)."""
+        if any(literal in data for literal in self.spaced) and mask_nets.might_hold(data):
+            return True
         if b"/" not in data:
             return False
         for head, pattern in self._host_literal.items():
             if head in data and any(m.group(1) in self._hosts[head] for m in pattern.finditer(data)):
                 return True
         return any(literal in data for literal in self.literals if literal[:literal.rfind(b".") + 1]
-                   not in self._hosts)
+                   not in self._hosts and literal.endswith(b"/"))
 
     def might_hold(self, data: bytes) -> bool:
         """Does `data` hold a network literal in an access rule's context that holds a renamed
@@ -180,5 +198,14 @@ class AccessNets:
             net = network_of(found)
             if net is not None and any(old in net and new not in net for old, new in self._olds) \
                     and in_access_rule(data, found.start()):
+                return True
+        for found in mask_nets.SPACED.finditer(data) if mask_nets.might_hold(data) else ():
+            length = mask_nets.length_of(found.group("mask"))
+            try:
+                net = ipaddress.IPv4Network(f"{found.group('addr').decode()}/{length}", strict=False)
+            except ValueError:
+                continue
+            if length is not None and any(old in net and new not in net for old, new in self._olds) \
+                    and in_route_rule(data, found.start()):
                 return True
         return False

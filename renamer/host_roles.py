@@ -24,12 +24,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from renamer import prefix_spellings
+from renamer import interface_keys, prefix_spellings
 from renamer.occurrences import Match
 
 NO_HOST = "no-host"
+GATEWAY = "gateway"  # interface_stanzas.py's reason: the gateway left off-link
 HINT = ("an address rename lands a host on the network or broadcast address of the length written "
-        "beside it (or of the network the file declares around it): no host can hold it; the sweep is "
+        "beside it (or of the network the file declares around it), or on the gateway written beside it "
+        "(`GATEWAY=`, `gateway`, `defaultGateway`): no host can hold it; the sweep is "
         "refused, nothing written: choose another new address (renames.addresses), then sweep again")
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -61,6 +63,24 @@ def role(address: Address, length: int) -> str | None:
     if length >= 127:
         return None
     return "the Subnet-Router anycast address" if address == network.network_address else None
+
+
+def _off_link(old: Address, new: Address, length: int, gateways: list[tuple[str, int, str]]) -> str | None:
+    """Where the renamed own address leaves the network a gateway written beside it stands in (at
+    the length written for it): that gateway's line and why; else None."""
+    try:
+        old_net = ipaddress.ip_network((old, length), strict=False)
+        new_net = ipaddress.ip_network((new, length), strict=False)
+    except ValueError:
+        return None
+    if old_net == new_net:
+        return None
+    for gateway, number, written in gateways:
+        was, now = _parse(written), _parse(gateway)
+        if was is not None and now is not None and was.version == old.version and was in old_net \
+                and now not in new_net:
+            return f"line {number}'s gateway {now} would be outside {new_net}"
+    return None
 
 
 def _parse(text: str) -> Address | None:
@@ -137,7 +157,21 @@ def refused(data: bytes, matches: list[Match], renamed: frozenset[Address]) -> l
         except ValueError:
             continue
         written = _length_at(data, m, new.version == 6)
+        if written is None:  # `prefixLength = 24`, `PREFIX=24`, `netmask` beside it (t32 round 25, 16)
+            written = interface_keys.length_of(data, m)
         why = None
+        gateways = interface_keys.gateways_of(data, m, out)
+        for gateway, number, _ in gateways:  # t32 round 25, finding 17
+            if _parse(gateway) == new:
+                why = (f"{m.old} -> {m.new} is the gateway written beside it (line {number}): "
+                       "the router holds it")
+                break
+        if why is not None:
+            out[i] = replace(m, refused=NO_HOST, note=why)
+            continue
+        if written is not None and (off := _off_link(old, new, written[0], gateways)) is not None:
+            out[i] = replace(m, refused=GATEWAY, note=off)  # as interface_stanzas.py says for netplan
+            continue
         if written is not None:
             length, text = written
             if role(old, length) is None and (what := role(new, length)) is not None:

@@ -13,6 +13,7 @@ from renamer.formats import (
     hcl,
     ini,
     json_format,
+    map_files,
     markdown,
     prose,
     python_cst,
@@ -38,6 +39,8 @@ FORMATS: tuple[Format, ...] = (
     python_cst.FORMAT,
     dns_config.FORMAT,
     prose.FORMAT,
+    map_files.POSTFIX,  # lookup tables: plain text keyed by a line's first field (t32 round 25, 13)
+    map_files.HAPROXY,
     text.ENV,
     text.FORMAT,  # last: it claims every file
 )
@@ -52,5 +55,6 @@ def format_of(path: str, data: bytes) -> Format:
     own = next(fmt for fmt in FORMATS if fmt.claims(path, name, data))
     for records in CONTENT:
         if records.claims(path, name, data):
-            return WithRecords(own, records, plain=own in (text.FORMAT, dns_config.FORMAT))
+            return WithRecords(own, records, plain=own in (text.FORMAT, dns_config.FORMAT, map_files.POSTFIX,
+                                                           map_files.HAPROXY))
     return own

@@ -19,7 +19,8 @@ import functools
 import ipaddress
 import re
 
-from renamer.access_nets import NET, in_access_rule
+from renamer import mask_nets
+from renamer.access_nets import NET, in_access_rule, in_route_rule
 from renamer.occurrences import Match
 
 REASON = "access-set"
@@ -27,7 +28,7 @@ _LEADING_ZERO = re.compile(rb"(?:^|\.)0[0-9]")
 
 
 def might_hold(data: bytes) -> bool:
-    return b"/" in data and NET.search(data) is not None
+    return (b"/" in data and NET.search(data) is not None) or mask_nets.might_hold(data)
 
 
 def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, str]]) -> list[Match]:
@@ -38,10 +39,18 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
         return matches
     out = list(matches)
     added: list[Match] = []
-    for found in NET.finditer(data):
+    # `10.0.0.72/29`, and `10.0.0.72 255.255.255.248` / `permit 10.0.0.72 0.0.0.7` with the mask apart
+    # (mask_nets.py; t32 round 25, finding 03): one rule for both spellings
+    spaced = list(mask_nets.SPACED.finditer(data)) if mask_nets.might_hold(data) else []
+    for found in [*NET.finditer(data), *spaced]:
+        apart = found.re is mask_nets.SPACED
         # integer arithmetic first: most literals of a file hold no renamed address, and building an
         # ipaddress object for each of them was most of this reader's cost on a homelab repo
-        span = _span(found.group("addr"), found.group("len"))
+        if apart:
+            length = mask_nets.length_of(found.group("mask"))
+            span = None if length is None else _span(found.group("addr"), str(length).encode())
+        else:
+            span = _span(found.group("addr"), found.group("len"))
         if span is None:
             continue
         low, high = span
@@ -60,14 +69,18 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
         # finding 01): rewritten, it moves the set for its neighbours too
         network = bool(over) and high - low >= 3 and int(ipaddress.IPv4Address(
             found.group("addr").decode())) == low and low in {o for o, *_ in olds}
-        if not network and not in_access_rule(data, found.start()):
+        ruled = in_route_rule(data, start) if apart else in_access_rule(data, start)
+        if not network and not ruled:
             continue
         if any(out[i].kind == "network" or out[i].refused or out[i].kept for i in over):
             continue  # a network move's literal, or decided already
         text = data[start:end].decode("ascii")
-        net = ipaddress.IPv4Network(text, strict=False)
+        net = ipaddress.IPv4Network((low, 32 - (high - low + 1).bit_length() + 1))
         old, new = inside[0]
-        what = "an access rule's set" if in_access_rule(data, start) else "a network (no host bits set)"
+        if apart:
+            what = "a route's or access rule's set" if ruled else "a network (no host bits set)"
+        else:
+            what = "an access rule's set" if ruled else "a network (no host bits set)"
         note = f"{text} is {what} of {net.num_addresses} addresses ({net}) holding {old}, renamed {new}"
         for i in over:
             out[i] = Match(out[i].start, out[i].end, out[i].old, out[i].new, out[i].kind, out[i].derived,

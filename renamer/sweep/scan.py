@@ -25,6 +25,7 @@ from renamer import (
     near_miss,
     prefix_moves,
     prefix_pools,
+    reverse_refs,
     sealed,
     sealed_scopes,
     state_names,
@@ -69,6 +70,7 @@ from renamer.sweep import (
     decoded_names,
     lowered_names,
     multibyte,
+    record_case,
     split_lengths,
     subdomains,
 )
@@ -722,6 +724,10 @@ class FileScanner:
         if hit and content.kind == "text" and interface_stanzas.might_hold(data):
             # an interface's address renamed out of its gateway's network (interface_stanzas.py)
             matches = interface_stanzas.with_gateways(data, matches)
+        if hit and content.kind == "text" and not zone_like and reverse_refs.might_hold(data, matches):
+            # `4.0.168.192.in-addr.arpa` beside `domain_id` 2 / `zone_id`: its record's zone (t32 round 25,
+            # 19); a zone file's owners are the zone rules' (with_zone_names, sweep/zone_rules.py)
+            matches = reverse_refs.refused(data, matches)
         # (each reader's own cheap shape test first: the work counts count the readers that run)
         if hit and content.kind == "text" and may_join(data) and self.matcher.may_hold("concatenated", data):
             # `"ana-" + "ml2"`, `("ana-" "ml2")`, `"ana-${"ml2"}"`: a join of literals (concatenated.py)
@@ -859,6 +865,10 @@ class FileScanner:
                 and caseless_names.might_hold(data) and (case_hit or self.matcher.might_match_any_case(data)):
             # `\\WEB01\share`, `-ComputerName WEB01`, `CN=WEB01,`, `ops@WEB01.lab` (t31 round 24, 08)
             matches = caseless_names.caseless_matches(data, matches, list(self.matcher.hosts))
+        if (hit or folded_hit) and content.kind == "text" and status == CURRENT and not any_case \
+                and record_case.might_hold(data) and (case_hit or self.matcher.might_match_any_case(data)):
+            # `Add-DnsServerResourceRecordA -Name "WEB01"`, `dns_a_record_set { name = "WEB01" }` (t32, 20)
+            matches = record_case.record_case_matches(data, matches, list(self.matcher.hosts))
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,
@@ -1146,6 +1156,8 @@ class FileScanner:
         # An escaped new value (`fv\u002dml1`) may already stand in its plain spelling.
         escaped = any(b"\\" in n or b"%" in n or b"&#" in n for n in news)
         risky = (merged or escaped or any(n in data for n in news) or _first_wins(data, news)
+                 # a Postfix table folds its keys: `App01` stands as `app01` (formats/map_files.py)
+                 or (getattr(fmt, "fold", False) and any(n.lower() in data.lower() for n in news))
                  or any(fmt.retypes(n.decode()) for n in news)
                  or (partial and fmt.structured) or b"{%" in data or b"{{" in data
                  or any(_names(data, e.start) for e in edits)

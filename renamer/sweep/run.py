@@ -129,9 +129,11 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
         with sweep_lock(project.root):
             finished = commit_pending_rewrite(project.root, left, hooks=hooks)
         adopted, earlier, listing = left.count, "an earlier `renamer sweep`'s rewrite", None
-    # A dry run also runs the looser pass, so that it counts the near-misses verify reports.
+    # Both kinds run the looser pass: a dry run counts the near-misses verify reports, and a sweep
+    # that writes lists the residuals only that pass finds (a DNS name in another case where a file
+    # makes a record) and exits 1 on them as verify fails on them; it said OK before (round 25).
     # Both kinds list collisions (a sweep that writes reads them before its first write): never silent.
-    options = ScanOptions(texts=False, loose=dry_run, present=new_values(project),
+    options = ScanOptions(texts=False, loose=True, present=new_values(project),
                           before_move=before_move(project), allow_identity=request.allow_identity)
     plan = plan_sweep(project, prefixes, request.include_ignored, options,
                       progress=runtime.progress, listing=listing, update_pins=request.update_pins)

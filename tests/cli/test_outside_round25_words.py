@@ -1,0 +1,128 @@
+"""Outside tester round 25 (issue 27, /work/t32-sweep): the sweep's word rules decided by the name
+and its grammar, not by the word before it (findings 01, 18, and the others of n27-words below).
+
+Each test builds a real git repo, runs the CLI, and reads the swept files (and where the tool
+that reads them is here, runs it: kubectl offline, yq, bash -n).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Result
+
+ALLOW = 'version: 1\ncurrent: ["**"]\n'
+
+
+def _config(hosts: str) -> str:
+    return f"version: 1\nrenames:\n  hosts: {{{hosts}}}\nallowlist: allow.yaml\n"
+
+
+def _kept(run: Callable[..., Result], root: Path) -> list[tuple[str, int, str]]:
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    return [(r["path"], r["line"], r["reason"]) for r in audit["references"] if r["status"] == "kept"]
+
+
+KUBECONFIG = (b"apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://hermes:6443\n  name: hermes\n"
+              b"contexts:\n- context:\n    cluster: hermes\n    user: hermes\n  name: hermes\n"
+              b"- context: {cluster: hermes, user: \"hermes\", namespace: apps}\n  name: flow\n"
+              b"current-context: hermes\nusers:\n- name: hermes\n  user:\n    token: x\n")
+
+# finding 01: a host that is no software, and a host that IS a software's name (vault, grafana), in
+# the host's place of a command or a kubeconfig, or as a playbook's variable named `user`
+HOST_PLACES: dict[str, bytes] = {
+    "notes.md": b"- **Tailscale** runs as a systemd service directly on hermes (not in a container).\n"
+                b"The backup service is scheduled on vault every night.\n",
+    "deploy.sh": b"#!/bin/sh\npip install --trusted-host hermes -i http://hermes:3141/root/pypi/+simple/ mypkg\n"
+                 b"systemctl restart nginx -H vault\njournalctl -u nginx -M grafana\n"
+                 b"pip3 install --trusted-host vault --index-url http://vault:3141/simple/ x\n",
+    "ops.ps1": b"\xef\xbb\xbfsystemctl --no-pager status nginx -H hermes\r\n",
+    "kubeconfig.yaml": KUBECONFIG,
+    "gatus.yaml": b"endpoints:\n  - name: nomad-agent\n    group: hermes\n    url: \"http://hermes:4646/v1/agent/health\"\n",
+    "site.yml": b"- hosts: all\n  become: true\n  vars:\n    user:\n      name: hermes\n      port: 22\n"
+                b"    group:\n      name: vault\n  tasks:\n    - ansible.builtin.debug: msg=\"{{ user.name }}\"\n",
+}
+
+
+def test_round25_01_a_host_in_a_commands_or_a_kubeconfigs_host_place_follows(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo(HOST_PLACES, config=_config("hermes: apollo, vault: secrets, grafana: dash01"), allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout
+    for path, before in HOST_PLACES.items():
+        after = (root / path).read_bytes()
+        expected = before.replace(b"hermes", b"apollo").replace(b"vault", b"secrets").replace(b"grafana", b"dash01")
+        assert after == expected, (path, after)
+    assert _kept(run, root) == []
+    subprocess.run(["bash", "-n", str(root / "deploy.sh")], check=True)
+    if shutil.which("kubectl"):
+        for context in ("apollo", "flow"):
+            view = subprocess.run(["kubectl", "--kubeconfig", str(root / "kubeconfig.yaml"), "config", "view",
+                                   "--minify", "--context", context, "-o", "jsonpath={.users[0].name}"],
+                                  capture_output=True, text=True, check=True)
+            assert view.stdout == "apollo"
+    if shutil.which("yq"):
+        for path in ("gatus.yaml", "site.yml"):
+            subprocess.run(["yq", ".", str(root / path)], check=True, capture_output=True)
+
+
+def test_round25_01_the_softwares_own_unit_user_and_task_stay_kept(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """The control: the same words in the software's own grammar are still the software's."""
+    files = {
+        "ops.sh": b"#!/bin/sh\nservice vault restart\nsudo service grafana status\nsystemctl restart vault\n",
+        "site.yml": b"- hosts: all\n  tasks:\n    - name: the account\n      user:\n        name: vault\n"
+                    b"    - ansible.builtin.user: {name: grafana}\n",
+        "kube.yaml": b"apiVersion: v1\nkind: Config\nusers:\n- name: admin\n  user:\n    username: vault\n",
+    }
+    root = repo(files, config=_config("vault: secrets, grafana: dash01"), allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    for path, before in files.items():
+        assert (root / path).read_bytes() == before, path
+    assert sorted(_kept(run, root)) == [("kube.yaml", 6, "account"), ("ops.sh", 2, "software"),
+                                        ("ops.sh", 3, "software"), ("ops.sh", 4, "software"),
+                                        ("site.yml", 5, "software"), ("site.yml", 6, "software")]
+
+
+# finding 18: the record type `A` before the name, in each resolver's grammar
+QUERIES: dict[str, bytes] = {
+    "check.sh": b"#!/bin/sh\ndig +short A hermes @127.0.0.1\nhost -t A vault\nnslookup -type=A hermes\n"
+                b"dig a vault +short\ndrill A hermes\nkdig -t AN hermes\n",
+    "check.ps1": b"\xef\xbb\xbfResolve-DnsName -Type A vault -Server 127.0.0.1\r\n"
+                 b"Resolve-DnsName -Name hermes -Type A\r\n",
+    "health.yaml": b"checks:\n  - cmd: \"dig +short A vault\"\n",
+}
+
+
+def test_round25_18_a_record_type_before_the_name_is_no_article(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo(QUERIES, config=_config("hermes: apollo, vault: secrets"), allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    for path, before in QUERIES.items():
+        assert (root / path).read_bytes() == before.replace(b"hermes", b"apollo").replace(b"vault", b"secrets"), path
+    assert _kept(run, root) == []
+    subprocess.run(["bash", "-n", str(root / "check.sh")], check=True)
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+def test_round25_18_an_article_in_prose_still_keeps_the_noun(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """The control: `a vault` in prose (and `A vault` opening a sentence) is still the noun."""
+    text = b"Secrets come from a vault here. A vault keeps them; see also dig.\n"
+    root = repo({"README.md": text}, config=_config("vault: secrets"), allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "README.md").read_bytes() == text
+    assert _kept(run, root) == [("README.md", 1, "prose-noun"), ("README.md", 1, "prose-noun")]
+
+
+@pytest.mark.parametrize("line", [b"dig +short A vault\n", b"nslookup -type=A vault\n"])
+def test_round25_18_spans_keeps_nothing_at_a_record_types_name(line: bytes) -> None:
+    """Unit of the pure rule: software_refs.spans finds nothing at a record type's name."""
+    from renamer import software_refs
+    assert software_refs.spans(line, ["vault"]) == []

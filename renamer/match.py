@@ -1788,6 +1788,7 @@ def _public_domains(data: bytes, matches: list[Match], shorts: frozenset[str],
             url = public_domains.url_host(data, m.start) if b"/" in data else None
             in_host = url is not None and url[0] <= m.start and m.end <= url[1]
             in_path = url is not None and url[1] <= m.start  # `/grafana.integreatly.org/`: no domain
+            in_host = in_host or (url is None and public_domains.in_host_place(data, m.start, m.end))
             what = None if in_path else public_domains.decide(data, m.end, own, in_url=in_host)
             if what is not None:
                 decided[url or (m.start, m.end)] = what

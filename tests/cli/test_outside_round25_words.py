@@ -126,3 +126,41 @@ def test_round25_18_spans_keeps_nothing_at_a_record_types_name(line: bytes) -> N
     """Unit of the pure rule: software_refs.spans finds nothing at a record type's name."""
     from renamer import software_refs
     assert software_refs.spans(line, ["vault"]) == []
+
+
+# finding 06: a public domain whose top-level label reads as a file's (`.sh`, `.ai`) without a scheme
+PUBLIC_BARE: dict[str, bytes] = {
+    "notify.sh": b"#!/bin/sh\ncurl -d \"Backup done\" ntfy.sh/homelab-backups\n"
+                 b"wget -qO- ollama.ai/install.sh | sh\ncurl -s http://ntfy:8080/homelab-backups\n",
+    "c.yml": b"upstream: ntfy.sh\nmodel_src: ollama.ai/library/llama3\nbase: http://ollama:11434\n",
+    "app.toml": b"[push]\r\nserver = \"ntfy.sh\"\r\nlocal = \"http://ntfy:8080\"\r\n",
+    "app.json": b"{\"upstream\": \"ntfy.sh\", \"models\": \"ollama.ai/library\"}\n",
+    ".env": b"\xef\xbb\xbfNTFY_URL=ntfy.sh\nOLLAMA_HOST=ollama:11434\n",
+    "send.py": b"import urllib.request\nurllib.request.urlopen(\"https://\" + \"ntfy.sh/alerts\")\n",
+}
+
+
+def test_round25_06_a_public_domain_in_a_hosts_place_without_a_scheme_is_kept(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo(PUBLIC_BARE, config=_config("ntfy: push01, ollama: llm01"), allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    after = {path: (root / path).read_bytes() for path in PUBLIC_BARE}
+    for path, before in PUBLIC_BARE.items():  # only the lab's own `ntfy:8080`, `ollama:11434` follow
+        expected = before.replace(b"ntfy:8080", b"push01:8080").replace(b"ollama:11434", b"llm01:11434")
+        assert after[path] == expected, (path, after[path])
+    kept = _kept(run, root)
+    assert {reason for _, _, reason in kept} == {"public-domain"}
+    assert len(kept) == 9, kept
+    subprocess.run(["bash", "-n", str(root / "notify.sh")], check=True)
+    json.loads(after["app.json"])
+    if shutil.which("yq"):
+        subprocess.run(["yq", ".", str(root / "c.yml")], check=True, capture_output=True)
+
+
+def test_round25_06_a_script_named_after_the_host_still_follows(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """The control: `ntfy.sh` as a file (run, sourced, copied) is the host's script, no domain."""
+    text = b"#!/bin/sh\n. ./ntfy.sh\nbash ntfy.sh --check\ncp ntfy.sh /tmp/\n"
+    root = repo({"run.sh": text}, config=_config("ntfy: push01"), allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "run.sh").read_bytes() == text.replace(b"ntfy", b"push01")

@@ -164,3 +164,46 @@ def test_round25_06_a_script_named_after_the_host_still_follows(
     root = repo({"run.sh": text}, config=_config("ntfy: push01"), allowlist=ALLOW)
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "run.sh").read_bytes() == text.replace(b"ntfy", b"push01")
+
+
+# finding 05: the old name's start and a number composed at run time, in template and code spellings
+COMPOSED: dict[str, bytes] = {
+    "templates/upstream.conf.erb": b"upstream app {\r\n  server web0<%= @index %>.lab.example:8080;\r\n}\r\n",
+    "templates/upstream.conf.epp": b"server web0<%= $index %>.lab.example:8080;\n",
+    "templates/hosts.erb": b"<% [1, 2].each do |i| -%>\nweb0<%= i %> ansible_user=deploy\n<% end -%>\n",
+    "play.yml": b"- debug: msg=\"{{ 'web0%d' | format(item) }}\"\n  loop: [1, 2]\n"
+                b"- debug: msg=\"{{ 'web0' ~ item }}\"\n  loop: [1, 2]\n",
+    "gen.py": b"names = [\"web0%d.lab.example\" % i for i in (1, 2)]\nfirst = \"web0\" + str(1) + \".lab.example\"\n"
+              b"other = \"web0{}\".format(n)\n",
+    "gen.js": b"const host = \"web0\" + String(i) + \".lab.example\";\nconst b = 'web0' + i;\n",
+    "init.lua": b"local h = \"web0\" .. i\n",
+}
+
+
+def test_round25_05_a_name_composed_from_its_start_and_a_number_is_a_residual(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    files = {"hosts": b"web01 ansible_host=10.0.0.70\nweb02 ansible_host=10.0.0.71\n", **COMPOSED}
+    root = repo(files, config=_config("web01: app01, web02: app02"), allowlist=ALLOW)
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    places = sorted({(f["path"], f["line"]) for f in found if f["reason"] == "composed-name"})
+    assert places == [("gen.js", 1), ("gen.js", 2), ("gen.py", 1), ("gen.py", 2), ("gen.py", 3),
+                      ("init.lua", 1), ("play.yml", 1), ("play.yml", 3), ("templates/hosts.erb", 2),
+                      ("templates/upstream.conf.epp", 1), ("templates/upstream.conf.erb", 2)], places
+    assert run(root, "sweep", "--commit").exit_code == 1  # the residuals left as they are, listed
+    for path, before in COMPOSED.items():
+        assert (root / path).read_bytes() == before, path
+    assert (root / "hosts").read_bytes().startswith(b"app01 ")
+    assert run(root, "verify", "--strict").exit_code == 1
+    if shutil.which("node"):
+        subprocess.run(["node", "--check", str(root / "gen.js")], check=True)
+
+
+def test_round25_05_a_join_that_makes_no_old_name_is_silent(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """The control: a literal number joined that makes no old name (`str(3)`: web03), and a
+    stem no old name starts with, are no residual; the sweep writes and the code still compiles."""
+    text = b"third = \"web0\" + str(3)\nother = \"db0%d\" % 1\nname = \"web01\"\n"
+    root = repo({"gen.py": text}, config=_config("web01: app01"), allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "gen.py").read_bytes() == text.replace(b"\"web01\"", b"\"app01\"")
+    subprocess.run(["python3", "-m", "py_compile", str(root / "gen.py")], check=True)

@@ -207,3 +207,40 @@ def test_round25_05_a_join_that_makes_no_old_name_is_silent(
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "gen.py").read_bytes() == text.replace(b"\"web01\"", b"\"app01\"")
     subprocess.run(["python3", "-m", "py_compile", str(root / "gen.py")], check=True)
+
+
+# finding 09: prefix tests in Nix, Lua patterns and Java
+PREFIX_TESTS: dict[str, bytes] = {
+    "role.nix": b"{ name, lib, config, ... }: {\n  isWeb = builtins.substring 0 4 name == \"web0\";\n"
+                b"  isWeb2 = \"web0\" == lib.substring 0 4 config.networking.hostName;\n}\n",
+    "role.lua": b"if string.find(h, \"^web0\") then role = \"web\" end\r\nif h:match(\"^web0%d\") then role = \"web\" end\r\n"
+                b"local ok = string.match(h, '^web0')\r\n",
+    "Role.java": b"class Role {\n  boolean isWeb(String h) { return h.regionMatches(0, \"web0\", 0, 4); }\n"
+                 b"  boolean isWebAnyCase(String h) { return h.regionMatches(true, 0, \"web0\", 0, 4); }\n}\n",
+}
+
+
+def test_round25_09_prefix_tests_in_nix_lua_and_java_are_pattern_residuals(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    files = {"hosts": b"web01 ansible_host=10.0.0.70\nweb02 ansible_host=10.0.0.71\n", **PREFIX_TESTS}
+    root = repo(files, config=_config("web01: app01, web02: app02"), allowlist=ALLOW)
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    places = sorted({(f["path"], f["line"]) for f in found if f["reason"] == "pattern"})
+    assert places == [("Role.java", 2), ("Role.java", 3), ("role.lua", 1), ("role.lua", 2), ("role.lua", 3),
+                      ("role.nix", 2), ("role.nix", 3)], places
+    assert run(root, "sweep", "--commit").exit_code == 1
+    for path, before in PREFIX_TESTS.items():
+        assert (root / path).read_bytes() == before, path
+    assert run(root, "verify", "--strict").exit_code == 1
+
+
+def test_round25_09_a_test_that_selects_no_old_name_is_silent(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """The control: the same tests of a prefix no old name has (`db0`), and a region past the
+    start of another literal, are no residual."""
+    files = {"role.lua": b"if h:match(\"^db0\") then x = 1 end\n",
+             "Role.java": b"class R { boolean b(String h) { return h.regionMatches(0, \"db0\", 0, 3); } }\n",
+             "role.nix": b"{ name }: { isDb = builtins.substring 0 3 name == \"db0\"; }\n"}
+    root = repo(files, config=_config("web01: app01"), allowlist=ALLOW)
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert found == []

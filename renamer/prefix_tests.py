@@ -187,8 +187,8 @@ def positions(data: bytes) -> list[tuple[int, int, str]]:
     if _might_slice(data, lowered):
         for x in (*_SLICE_THEN.finditer(data), *_LITERAL_THEN.finditer(data)):
             begin = next((g for g in (x.group(f"s{n}") for n in range(1, 6)) if g is not None), b"")
-            first = (b"0",) if x.group("s5") is not None else (b"", b"0", b"1")  # Nix counts from 0
-            out.append((*x.span("text"), PREFIX if begin in first else CONTAINS))
+            starts = (b"0",) if x.group("s5") is not None else (b"", b"0", b"1")  # Nix counts from 0
+            out.append((*x.span("text"), PREFIX if begin in starts else CONTAINS))
     if b"match" in lowered or b"search" in lowered or b"regex" in lowered:
         for x in _JINJA_TEST.finditer(data):
             kind = x.group("kind") or x.group("kind2")

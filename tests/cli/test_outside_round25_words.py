@@ -244,3 +244,71 @@ def test_round25_09_a_test_that_selects_no_old_name_is_silent(
     root = repo(files, config=_config("web01: app01"), allowlist=ALLOW)
     found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
     assert found == []
+
+
+# finding 10: Markdown emphasis opened words before a host name and closing right after it
+EMPHASIS = (b"Postgres runs as a **primary on hermes** with a **streaming replica on zeus**.\n"
+            b"The proxy runs __on hermes__ and *on zeus*, _then zeus_.\r\n"
+            b"The **Ansible control node2** runs the playbooks; ***all on hermes***.\n"
+            b"Control: **hermes** advertises the subnet route.\n")
+
+
+def test_round25_10_emphasis_closing_at_a_name_is_markup_no_glob(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({"Immich.md": EMPHASIS}, config=_config("hermes: apollo, zeus: kronos, node2: node9"),
+                allowlist=ALLOW)
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert [f for f in found if f["reason"] == "pattern"] == []
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "Immich.md").read_bytes() == (
+        EMPHASIS.replace(b"hermes", b"apollo").replace(b"zeus", b"kronos").replace(b"node2", b"node9"))
+    verified = run(root, "verify", "--strict")
+    assert verified.exit_code == 0, verified.stdout
+
+
+def test_round25_10_a_glob_after_a_name_is_still_a_pattern(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """The control: a wildcard that closes nothing (`ls hermes*`, `hermes**/x`, a dunder-like
+    identifier `hermes__` with no opener) is no emphasis."""
+    text = b"#!/bin/sh\nls /srv/hermes* /data/**/hermes**/x\nhermes__=1\n"
+    root = repo({"run.sh": text}, config=_config("hermes: apollo"), allowlist=ALLOW)
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert sorted((f["line"], f["reason"]) for f in found if f["reason"] == "pattern") == [(2, "pattern"),
+                                                                                             (2, "pattern")]
+    run(root, "sweep", "--commit")
+    assert (root / "run.sh").read_bytes() == text
+
+
+def test_round25_10_a_near_miss_says_what_sets_its_spelling_apart(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """The near-miss of a spelling equal to the old value names the neighbour, never "'x' looks like 'x'"."""
+    root = repo({"notes.md": b"see hermes__ now\n"}, config=_config("hermes: apollo"), allowlist=ALLOW)
+    out = run(root, "verify").stdout
+    assert "'hermes' looks like 'hermes'" not in out
+    assert "'hermes' is spelled as the old value, but a letter or `_` right after it joins it" in out, out
+
+
+# finding 14: the English possessive of a name ending in `s`
+POSSESSIVE = (b"# 2. tailscale.yaml has been run against it so it holds hermes' 192.168.0.0/24\n"
+              b"- name: \"Check hermes' routes\"\n  msg: 'on hermes'\n")
+
+
+def test_round25_14_a_possessive_apostrophe_follows_the_new_name(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    files = {"play.yml": POSSESSIVE, "notes.md": b"ares' disks and hermes'\r\n", "ok.md": b"hermes's fans\n"}
+    root = repo(files, config=_config("hermes: apollo, zeus: kronos, ares: mars"), allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    # the comment's possessive becomes `apollo's`; inside a string (`"Check hermes' routes"`, whose
+    # apostrophe stands inside double quotes) and a quoted `'on hermes'` only the name follows
+    assert (root / "play.yml").read_bytes() == (
+        b"# 2. tailscale.yaml has been run against it so it holds apollo's 192.168.0.0/24\n"
+        b"- name: \"Check apollo' routes\"\n  msg: 'on apollo'\n")
+    assert (root / "notes.md").read_bytes() == b"mars' disks and apollo's\r\n"  # mars ends in s too
+    assert (root / "ok.md").read_bytes() == b"apollo's fans\n"
+    if shutil.which("yq"):
+        subprocess.run(["yq", ".", str(root / "play.yml")], check=True, capture_output=True)
+    assert run(root, "verify", "--strict").exit_code == 0
+    move = run(root, "log").stdout.split()[1]
+    assert run(root, "undo", move).exit_code == 0
+    for path, before in files.items():
+        assert (root / path).read_bytes() == before, path

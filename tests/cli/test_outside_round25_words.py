@@ -312,3 +312,39 @@ def test_round25_14_a_possessive_apostrophe_follows_the_new_name(
     assert run(root, "undo", move).exit_code == 0
     for path, before in files.items():
         assert (root / path).read_bytes() == before, path
+
+
+# finding 11: Fabio's route tag `urlprefix-<host>/`, the host glued to a prefix Fabio strips
+FABIO: dict[str, bytes] = {
+    "vaultwarden.nomad": b"job \"vaultwarden\" {\n  group \"g\" {\n    service {\n      tags = [\n"
+                         b"        \"urlprefix-warden.qkroode.nl/\",\n"
+                         b"        \"urlprefix-warden.qkroode.nl/notifications/hub\"\n      ]\n    }\n"
+                         b"    task \"t\" {\n      env {\n        DOMAIN = \"https://warden.qkroode.nl\"\n      }\n"
+                         b"    }\n  }\n}\n",
+    "consul/registry.json": b"{\"service\": {\"name\": \"registry\", \"tags\": [\"urlprefix-oci/ proto=https\"]}}\n",
+    "compose.yaml": b"services:\r\n  app:\r\n    labels:\r\n      - \"urlprefix-warden.qkroode.nl/api strip=/api\"\r\n",
+}
+
+
+def test_round25_11_the_host_after_fabios_urlprefix_follows(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo(FABIO, config=_config("warden.qkroode.nl: pass.qkroode.nl, oci: registry01"), allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    for path, before in FABIO.items():
+        expected = before.replace(b"warden.qkroode.nl", b"pass.qkroode.nl").replace(b"urlprefix-oci/",
+                                                                                    b"urlprefix-registry01/")
+        assert (root / path).read_bytes() == expected, path
+    json.loads((root / "consul/registry.json").read_bytes())
+    if shutil.which("yq"):
+        subprocess.run(["yq", ".", str(root / "compose.yaml")], check=True, capture_output=True)
+    verified = run(root, "verify", "--strict")
+    assert verified.exit_code == 0, verified.stdout
+
+
+def test_round25_11_a_longer_prefix_is_another_name(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """The control: `myurlprefix-oci` and `oci-urlprefix-x` are other words; `urlprefix-:3306` no host."""
+    text = b"tags = [\"myurlprefix-oci/\", \"urlprefix-:3306 proto=tcp\"]\n"
+    root = repo({"a.hcl": text}, config=_config("oci: registry01"), allowlist=ALLOW)
+    run(root, "sweep", "--commit")
+    assert (root / "a.hcl").read_bytes() == text

@@ -15,6 +15,13 @@ from __future__ import annotations
 
 import re
 
+# an opening run: at a line's start or after a blank, bracket or quote, a non-blank after it; a
+# closing run: right after a non-blank
+_OPENS = {(c, n): re.compile(rb"(?<![^\s(\[\"'>])" + re.escape(c) + b"{" + str(n).encode() + b"}"
+                             + rb"(?![" + re.escape(c) + rb"\s])") for c in (b"*", b"_") for n in (1, 2, 3)}
+_CLOSES = {(c, n): re.compile(rb"(?<=[^\s" + re.escape(c) + rb"])" + re.escape(c) + b"{" + str(n).encode()
+                              + rb"}(?![" + re.escape(c) + rb"])") for c in (b"*", b"_") for n in (1, 2, 3)}
+_REACH = 400  # how far back on the line an opener is looked for (a paragraph's sentence)
 _NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
 
@@ -27,21 +34,17 @@ def closes(data: bytes, start: int, end: int, count: int, char: bytes = b"*") ->
     after = data[end + count:end + count + 1]
     if after and (after[0] in _NAME or after in (b"/", b"_", b"*", b"\\", b"{", b"[", b"(")):
         return False  # `hermes**/`, `web0*x`: a glob's wildcard inside a token
-    line = data.rfind(b"\n", 0, start) + 1
-    run = re.escape(char) + b"{" + str(count).encode() + b"}"
-    edge = rb"(?<![" + re.escape(char) + rb"])" + run + rb"(?![" + re.escape(char) + rb"])"
-    depth = 0
-    for found in re.finditer(edge, data[line:start]):
-        at = line + found.start()
-        before = data[at - 1:at] if at > line else b""
-        following = data[found.end() + line:found.end() + line + 1]
-        opens = (not before or before in b" \t([\"'>") and following not in (b"", b" ", b"\t")
-        closes_here = before not in (b"", b" ", b"\t")
-        if opens and not (closes_here and depth):
-            depth += 1
-        elif closes_here and depth:
-            depth -= 1
-    return depth > 0
+    low = max(0, start - _REACH)  # a hostile line is read in linear time
+    newline = data.rfind(b"\n", low, start)
+    line = newline + 1 if newline != -1 else low
+    if data.find(char * count, line, start) == -1:
+        return False  # nothing opened before it on the line
+    opened = None
+    for found in _OPENS[char, count].finditer(data, line, start):
+        opened = found  # the last opener before the name
+    if opened is None:
+        return False
+    return _CLOSES[char, count].search(data, opened.end(), start) is None  # not closed before it
 
 
 # a run of underscores closing right after a name character, followed by no name character

@@ -998,7 +998,7 @@ class Matcher:
         for at, count in markdown_emphasis.underscore_closers(data):
             if any(m.start < at <= m.end for m in found):
                 continue
-            line = data.rfind(b"\n", 0, at) + 1
+            line = data.rfind(b"\n", max(0, at - self._longest - 1), at) + 1
             word = at
             while word > line and at - word < self._longest and data[word - 1:word] not in b" \t([\"'>_*`":
                 word -= 1

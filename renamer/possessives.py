@@ -12,6 +12,7 @@ apostrophe inside a word like `it's` not counted; `'on hermes'` is a string). Pu
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import replace
 
@@ -29,17 +30,31 @@ def might_hold(data: bytes) -> bool:
 def rewritten(data: bytes, matches: list[Match]) -> list[Match]:
     """`matches` with each possessive host name's apostrophe spelled for its new name."""
     out = []
+    line = _Line()
     for m in matches:
         if m.kind == "host" and m.refused is None and m.kept is None and m.old[-1:] in "sS" \
                 and m.new[-1:] not in "sS" and data[m.end:m.end + 1] == b"'" \
                 and data[m.end + 1:m.end + 2] in (b" ", b"\t", b"\r", b"\n", b"") \
-                and data[m.start - 1:m.start] not in (b"'", b'"') and _outside_quotes(data, m.start):
+                and data[m.start - 1:m.start] not in (b"'", b'"') and line.outside_quotes(data, m.start):
             m = replace(m, end=m.end + 1, old=m.old + "'", new=m.new + "'s")
         out.append(m)
     return out
 
 
-def _outside_quotes(data: bytes, pos: int) -> bool:
-    line = data.rfind(b"\n", 0, pos) + 1
-    before = data[line:pos]
-    return len(_QUOTE.findall(before)) % 2 == 0 and before.count(b'"') % 2 == 0
+class _Line:
+    """The quotes of the line last asked, read once for all its matches (a hostile line of many
+    names is read in linear time)."""
+
+    def __init__(self) -> None:
+        self.start = self.end = -1
+        self.single: list[int] = []
+        self.double: list[int] = []
+
+    def outside_quotes(self, data: bytes, pos: int) -> bool:
+        if not self.start <= pos <= self.end:
+            self.start = data.rfind(b"\n", 0, pos) + 1
+            end = data.find(b"\n", pos)
+            self.end = len(data) if end == -1 else end
+            self.single = [q.start() for q in _QUOTE.finditer(data, self.start, self.end)]
+            self.double = [self.start + i for i, c in enumerate(data[self.start:self.end]) if c == 0x22]
+        return bisect.bisect_left(self.single, pos) % 2 == 0 and bisect.bisect_left(self.double, pos) % 2 == 0

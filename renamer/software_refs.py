@@ -243,8 +243,9 @@ def _task_key(data: bytes, line: int, indent: int) -> bool:
     `vars:` or any other mapping key it is a variable's name, not a module."""
     if data[line + indent:line + indent + 1] == b"-":
         return True
-    pos = line
-    while pos > 0:
+    pos, lines = line, 0
+    while pos > 0 and lines < 60:  # a task's keys are few: a hostile file is read in linear time
+        lines += 1
         start = data.rfind(b"\n", 0, pos - 1) + 1
         above = data[start:pos].rstrip(b"\r\n")
         pos = start

@@ -21,3 +21,10 @@ def test_a_string_a_new_name_in_s_a_kept_match() -> None:
     assert _one(b"it holds hermes' disks\n", new="ares").new == "ares"
     assert _one(b"it holds hermes'x\n").new == "apollo"
     assert _one(b"it's hermes' disk\n").new == "apollo's"  # `it's` is a word, no quote
+
+
+def test_a_later_line_reads_its_own_quotes() -> None:
+    data = b"first line\nmsg: 'on hermes' x\n"
+    assert _one(data).new == "apollo"
+    data = b"first 'quoted' line\nit holds hermes' disks\n"
+    assert _one(data).new == "apollo's"

@@ -200,7 +200,15 @@ def _host_position(data: bytes, start: int) -> bool:
         return False
     if re.search(rb"(?:^|[ \t])(?:-t|-q|--type|-Type|-RecordType)[ \t]+[Aa][Nn]?[ \t]+\Z", before):
         return True
-    return _RESOLVER_COMMAND.search(before) is not None
+    if before.rstrip()[-1:] in (b"A", b"N"):  # `dig +short A NAME`: upper case is a record type
+        return _RESOLVER_COMMAND.search(before) is not None
+    # lower case (`dig a NAME`) only where the command stands as a command, not the English "host"
+    return _COMMAND_AT.search(before) is not None
+
+
+# a resolver command where a command stands: a line's start, after `$ `, a separator, a quote or a key
+_COMMAND_AT = re.compile(rb"(?i)(?:^|\$[ \t]|[;&|(`\"':=][ \t]*|\bsudo[ \t]+)[ \t]*"
+                         rb"(?:dig|kdig|drill|delv|host|nslookup|resolve-dnsname)[ \t]")
 
 
 def _shell_commands(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str, str]]:

@@ -114,11 +114,12 @@ def test_round25_18_a_record_type_before_the_name_is_no_article(
 def test_round25_18_an_article_in_prose_still_keeps_the_noun(
         repo: Callable[..., Path], run: Callable[..., Result]) -> None:
     """The control: `a vault` in prose (and `A vault` opening a sentence) is still the noun."""
-    text = b"Secrets come from a vault here. A vault keeps them; see also dig.\n"
+    text = b"Secrets come from a vault here. A vault keeps them; see also dig.\nEach host a vault serves is listed.\n"
     root = repo({"README.md": text}, config=_config("vault: secrets"), allowlist=ALLOW)
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "README.md").read_bytes() == text
-    assert _kept(run, root) == [("README.md", 1, "prose-noun"), ("README.md", 1, "prose-noun")]
+    assert _kept(run, root) == [("README.md", 1, "prose-noun"), ("README.md", 1, "prose-noun"),
+                                ("README.md", 2, "prose-noun")]
 
 
 @pytest.mark.parametrize("line", [b"dig +short A vault\n", b"nslookup -type=A vault\n"])

@@ -157,7 +157,7 @@ def host_decision(data: bytes, span: tuple[int, int], own: frozenset[str]) -> st
 # or a network command's argument; there a URL_TLDS label (`ntfy.sh`, `ollama.ai`) is a domain too.
 _SERVER_KEY = re.compile(rb"(?i)(?:^(?:\xef\xbb\xbf)?|[\s{,\"'])[\"']?(?:[A-Za-z0-9_]*[_.-])?"
                          rb"(?:upstream|server|servers|host|hostname"
-                         rb"|url|uri|endpoint|address|addr|domain|remote|proxy|target|base_url|baseurl|api_url"
+                         rb"|url|uri|endpoint|address|addr|domain|remote|proxy|base_url|baseurl|api_url"
                          rb"|registry|mirror|origin)[\"']?[ \t]*(?:[:=]|=>)[ \t]*[\"'\[]?[ \t]*\Z")
 _NET_COMMAND = re.compile(rb"(?:^|[\s;&|(`$])(?:curl|wget|ping|ping6|ssh|nc|ncat|telnet|http|https|xh"
                           rb"|traceroute|mtr|dig|host|nslookup|openssl[ \t]+s_client)"

@@ -106,6 +106,7 @@ class Matcher:
         self.hosts = tuple(hosts)
         self._own_domains = public_domains.own_domains(self.hosts)  # `web01.lab.x` owns `lab.x`
         self._short_olds = frozenset(old.lower() for old, _ in self.hosts if "." not in old.rstrip("."))
+        self._host_texts = frozenset(old.encode() for old, _ in self.hosts)  # (Markdown emphasis ends)
         self.addresses = tuple(addresses)
         self.networks = tuple(networks)
         self._moves = [prefix_moves.PrefixMove(old, new) for old, new in self.networks]
@@ -995,14 +996,17 @@ class Matcher:
         them on the line (`__on hermes__`, `_on zeus_`): the `_` is markup, no name character
         (markdown_emphasis.py; outside round 25, finding 10)."""
         added = []
+        starts = [m.start for m in found]  # (found is in file order)
         for at, count in markdown_emphasis.underscore_closers(data):
-            if any(m.start < at <= m.end for m in found):
+            i = bisect.bisect_left(starts, at) - 1
+            if i >= 0 and found[i].start < at <= found[i].end:
                 continue
             line = data.rfind(b"\n", max(0, at - self._longest - 1), at) + 1
             word = at
             while word > line and at - word < self._longest and data[word - 1:word] not in b" \t([\"'>_*`":
                 word -= 1
-            if word == at or not markdown_emphasis.closes(data, word, at, count, b"_"):
+            if word == at or data[word:at] not in self._host_texts \
+                    or not markdown_emphasis.closes(data, word, at, count, b"_"):
                 continue
             hit = self.match_at(data[word:at] + b" ", 0)
             if hit is not None and hit.end == at - word and hit.kind == "host":

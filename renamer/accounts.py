@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from renamer import kube_config
+
 # Where a user account's name begins: each alternative ends right before the name.
 _ACCOUNT = re.compile(
     rb"(?:(?<=[\s\"'=:(,])|^)(?:/home/|/Users/|/var/home/|/export/home/)"
@@ -44,6 +46,8 @@ def account_starts(data: bytes, near: Iterable[int] | None = None) -> set[int]:
     for low, high in _windows(data, near):
         for marker in _MARKERS:
             _account_starts_at(data, marker, low, high, searched, out)
+    if out and b"contexts" in data:  # a kubeconfig context's `user:` names a `users:` entry, no account
+        out -= kube_config.context_users(data)
     return out
 
 

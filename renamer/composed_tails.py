@@ -32,6 +32,16 @@ MIN_LITERAL = 4  # a host name's literal start, at the least
 MAX_ADDED = 4  # what the interpolation may add to complete an old value, at the most
 
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+# Where an interpolation opens: `${`/`$x`/`$(`, `{{`, Ruby's `#{`, ERB's and Puppet EPP's `<%=`, and a
+# closing quote joined to an expression (`"web0" + str(i)`, Jinja's `'web0' ~ item`, Lua's `..`;
+# outside round 25, finding 05)
+_OPENERS = (b"$", b"{{", b"#{", b"<%", b'"', b"'")
+_JOIN = re.compile(rb"[ \t]*(?:\+|~|\.\.)[ \t]*")
+# what a join adds: a number's text (`str(i)`, `String(i)`, `tostring(i)`, `i.to_s`, `$i`, a name, a
+# literal number), never another quoted text (`"web0" + "1"` is a literal join: one value)
+_JOINED = re.compile(rb"(?:(?:str|String|tostring|toString|string|to_string)[ \t]*\([ \t]*"
+                     rb"(?P<a>[A-Za-z0-9_.$@]{1,40})[ \t]*\)|(?P<b>[$@]?[A-Za-z_][A-Za-z0-9_.]{0,40}?)"
+                     rb"(?:\.to_s|\.toString\(\))?|(?P<c>[0-9]+))(?![A-Za-z0-9_(\[.])")
 # `count.index`, `count.index + 11`, `11 + count.index`, `(count.index) + 20` (break-it round 17, #17)
 _COUNT_INDEX = re.compile(r"\(?\s*(?:(\d+)\s*\+\s*)?\(?\s*count\.index\s*\)?\s*(?:\+\s*(\d+))?\s*\)?")
 _EACH = re.compile(r"each\.(key|value)")
@@ -86,7 +96,7 @@ class Completions:
                         self._starts.setdefault(start.encode(), []).append(_Old(spelling, new, kind))
         self._lengths = sorted({len(s) for s in self._starts}, reverse=True)
         # A file holds one of these wherever it holds a completion (the first pass's gates).
-        self.literals = tuple(sorted({s + o for s in self._starts for o in (b"$", b"{{", b"#{")}))
+        self.literals = tuple(sorted({s + o for s in self._starts for o in _OPENERS}))
         # The literals by the shortest start each begins with (`10.250.50.`, `ana-m`): a file
         # holding no such start holds none of its literals, so most files are asked a few `in`
         # tests, not one per literal (issue 30: this ran on every file of a dense repo).
@@ -103,9 +113,12 @@ class Completions:
     def find(self, data: bytes) -> list[Completion]:
         """Every literal start followed by an interpolation that may complete an old value."""
         out: list[Completion] = []
-        for opener in (b"$", b"{{", b"#{"):
+        for opener in _OPENERS:
             at = data.find(opener)
             while at >= 0:
+                if opener in (b'"', b"'") and _JOIN.match(data, at + 1) is None:
+                    at = data.find(opener, at + 1)
+                    continue  # a closing quote joined to nothing
                 out += self._at(data, at)
                 at = data.find(opener, at + 1)
         out.sort(key=lambda c: (c.start, c.end))
@@ -211,6 +224,15 @@ def _after(data: bytes, end: int, kind: str) -> str:
 def interpolation_end(data: bytes, pos: int) -> int | None:
     """Where the interpolation starting at `pos` ends (one line), if one does."""
     head = data[pos:pos + 2]
+    if head == b"<%":  # ERB / EPP: `<%= @index %>`, `<%= $index %>`
+        close_at = data.find(b"%>", pos + 2, pos + 400)
+        if close_at < 0 or b"\n" in data[pos:close_at]:
+            return None
+        return close_at + 2
+    if head[:1] in (b'"', b"'"):  # a closing quote, a join, an expression
+        join = _JOIN.match(data, pos + 1)
+        joined = _JOINED.match(data, join.end()) if join is not None else None
+        return joined.end() if joined is not None else None
     if head in (b"${", b"#{", b"$("):
         close = b")" if head == b"$(" else b"}"
         depth = 0
@@ -246,6 +268,12 @@ class Values:
 
 def loop_values(data: bytes, pos: int, expression: str) -> Values | None:
     """The values `expression` (at `pos`) takes where they are certain, else None."""
+    if expression[:1] in "\"'":  # `"web0" + str(1)`: a literal number joined is the value
+        joined = _JOINED.match(_JOIN.sub(b"", expression[1:].encode(), count=1))
+        number = joined.group("c") or joined.group("a") if joined is not None else None
+        if number is not None and number.isdigit():
+            return Values((number.decode(),), f"{number.decode()} joined")
+        return None
     inner = expression.lstrip("${#(").rstrip("})").strip()
     if expression.startswith("{{"):
         return None  # a Jinja loop's items are another task key's: not read here

@@ -94,6 +94,7 @@ def literals(olds: Iterable[str]) -> tuple[bytes, ...]:
 
 
 _PREFIX_END = re.compile(rb"[0-9]*['\"/,]")
+_LEAD_DIGITS = re.compile(rb"[0-9]+")
 
 
 def might_hold(data: bytes, needles: Iterable[bytes]) -> bool:
@@ -102,6 +103,9 @@ def might_hold(data: bytes, needles: Iterable[bytes]) -> bool:
         while at >= 0:
             after = data[at + len(needle):at + len(needle) + 1]
             if after in (b"%", b"{", b"$", b"#"):
+                return True
+            digits = _LEAD_DIGITS.match(data, at + len(needle))  # `'web0%d'`: a digit before the directive
+            if digits is not None and data[digits.end():digits.end() + 1] in (b"%", b"{"):
                 return True
             # `"pve" + str(i).zfill(2)`, `'pve0')` (regex_replace), `s/^/pve/`, `addprefix pve0,`
             end = _PREFIX_END.match(data, at + len(needle))
@@ -136,7 +140,7 @@ def find(data: bytes, olds: Iterable[str]) -> Iterator[Formatted]:
             if inside is not None:
                 left = inside.start("stem")
                 stem = inside.group("stem").decode("ascii", "replace")
-        candidates = by_stem.get(stem)
+        candidates = by_stem.get(stem) or _fixed_digits(by_stem, stem)
         if not candidates:
             continue
         if found.group("field") is not None and not found.group("bwidth") and found.group("bzero") is None \
@@ -367,6 +371,16 @@ def _spec(found: re.Match[bytes]) -> tuple[bytes, bytes]:
     if found.group("dwidth") is not None:
         return b"0", found.group("dwidth")
     return found.group("bzero") or b"", found.group("bwidth") or b""
+
+
+def _fixed_digits(by_stem: dict[str, list[str]], stem: str) -> list[str]:
+    """The old names a stem with some of the number's digits written before the directive makes
+    (`'web0%d'`, `"web0{}"`: `web` + `0`, the directive the rest; outside round 25, finding 05)."""
+    base = stem.rstrip("0123456789")
+    if base == stem or not base:
+        return []
+    return [old for old in by_stem.get(base, []) if old.startswith(stem) and len(old) > len(stem)
+            and old[len(stem)].isdigit()]
 
 
 def _digits(old: str, stem: str, tail: str) -> str | None:

@@ -41,6 +41,7 @@ from renamer import (
     host_sets,
     image_refs,
     looped_octets,
+    markdown_emphasis,
     name_starts,
     nat_maps,
     near_lengths,
@@ -48,6 +49,7 @@ from renamer import (
     octet_ranges,
     own_storage,
     placeholders,
+    possessives,
     prefix_dress,
     prefix_lists,
     prefix_moves,
@@ -105,6 +107,7 @@ class Matcher:
         self.hosts = tuple(hosts)
         self._own_domains = public_domains.own_domains(self.hosts)  # `web01.lab.x` owns `lab.x`
         self._short_olds = frozenset(old.lower() for old, _ in self.hosts if "." not in old.rstrip("."))
+        self._host_texts = frozenset(old.encode() for old, _ in self.hosts)  # (Markdown emphasis ends)
         self.addresses = tuple(addresses)
         self.networks = tuple(networks)
         self._moves = [prefix_moves.PrefixMove(old, new) for old, new in self.networks]
@@ -564,6 +567,8 @@ class Matcher:
         where the file's format says a name starts whatever the byte before it
         (name_starts.py); a shell default's start is found here, in any file."""
         found = self._find_exact(data)
+        if self.hosts and b"_" in data:  # `__on hermes__`: Markdown emphasis closing at a name
+            found = self._emphasis_ends(data, found)
         if self._mapped_scan and _holds_mapped(data):
             found = self._with_mapped(data, found)
         found = name_starts.with_starts(self, data, found, starts)
@@ -990,6 +995,29 @@ class Matcher:
                    else m for m in out]
         return out
 
+    def _emphasis_ends(self, data: bytes, found: list[Match]) -> list[Match]:
+        """Host names that end at a run of underscores closing Markdown emphasis opened before
+        them on the line (`__on hermes__`, `_on zeus_`): the `_` is markup, no name character
+        (markdown_emphasis.py; outside round 25, finding 10)."""
+        added = []
+        starts = [m.start for m in found]  # (found is in file order)
+        for at, count in markdown_emphasis.underscore_closers(data):
+            i = bisect.bisect_left(starts, at) - 1
+            if i >= 0 and found[i].start < at <= found[i].end:
+                continue
+            line = data.rfind(b"\n", max(0, at - self._longest - 1), at) + 1
+            word = at
+            while word > line and at - word < self._longest and data[word - 1:word] not in b" \t([\"'>_*`":
+                word -= 1
+            if word == at or data[word:at] not in self._host_texts \
+                    or not markdown_emphasis.closes(data, word, at, count, b"_"):
+                continue
+            hit = self.match_at(data[word:at] + b" ", 0)
+            if hit is not None and hit.end == at - word and hit.kind == "host":
+                hit.start, hit.end = word, at
+                added.append(hit)
+        return sorted([*found, *added], key=lambda m: m.start) if added else found
+
     def match_at(self, data: bytes, pos: int) -> Match | None:
         """The form starting at `pos`, with its right boundary but not its left one (the caller
         knows a name starts there): matched in a slice, whose start passes every left rule."""
@@ -1270,7 +1298,10 @@ class Matcher:
             found = self._patterns(data)
             if found:
                 matches = with_patterns(matches, found, self._pattern_kinds)
-        return quantified(data, matches)
+        matches = quantified(data, matches)
+        if self._short_olds and possessives.might_hold(data):  # `hermes'` -> `apollo's` (outside round 25)
+            matches = possessives.rewritten(data, matches)
+        return matches
 
     def _might_hold_range(self, data: bytes) -> bool:
         """Can `data` hold a range? find_ranges looks at each stem in turn, which is cheap for a
@@ -1792,6 +1823,7 @@ def _public_domains(data: bytes, matches: list[Match], shorts: frozenset[str],
             url = public_domains.url_host(data, m.start) if b"/" in data else None
             in_host = url is not None and url[0] <= m.start and m.end <= url[1]
             in_path = url is not None and url[1] <= m.start  # `/grafana.integreatly.org/`: no domain
+            in_host = in_host or (url is None and public_domains.in_host_place(data, m.start, m.end))
             what = None if in_path else public_domains.decide(data, m.end, own, in_url=in_host)
             if what is not None:
                 decided[url or (m.start, m.end)] = what

@@ -11,6 +11,11 @@ name's:
 * a TOML key's part after a dot: `[servers.ana-ml2]`, `[[hosts.ana-ml2]]`,
   `servers.ana-ml2.port = 1` (the format says where, `Format.name_starts`).
 
+* a fixed prefix its reader strips before the host (outside round 25, finding 11): Fabio's route
+  tag `urlprefix-warden.qkroode.nl/` (a Consul or Nomad service tag; Fabio routes the host after
+  `urlprefix-`), so the route follows the rename as the app's `DOMAIN` does. Looked for in any file
+  (a tag stands in HCL, JSON, YAML, a compose label).
+
 The right boundary still applies (`${W-ana-ml20}` is another name).
 """
 
@@ -26,6 +31,10 @@ from renamer.occurrences import Match
 _SHELL_DEFAULT = re.compile(rb"\$\{(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[A-Za-z0-9_@*$]*\])?|[0-9]+|[@*?$!])-")
 
 
+# prefixes a reader strips to read the host glued after them (Fabio's `urlprefix-`)
+_GLUED = re.compile(rb"(?<![A-Za-z0-9_-])urlprefix-(?=[A-Za-z0-9])")
+
+
 class Finder(Protocol):
     def match_at(self, data: bytes, pos: int) -> Match | None: ...
 
@@ -37,10 +46,17 @@ def shell_default_starts(data: bytes) -> list[int]:
     return [x.end() for x in _SHELL_DEFAULT.finditer(data)]
 
 
+def glued_starts(data: bytes) -> list[int]:
+    """Where the host after a fixed prefix its reader strips starts (`urlprefix-HOST/`)."""
+    if b"urlprefix-" not in data:
+        return []
+    return [x.end() for x in _GLUED.finditer(data)]
+
+
 def with_starts(finder: Finder, data: bytes, matches: list[Match], starts: Iterable[int]) -> list[Match]:
     """`matches` with the names that start at `starts` (or after a shell default's operator)
     added, where no match already covers them."""
-    positions = sorted({*starts, *shell_default_starts(data)})
+    positions = sorted({*starts, *shell_default_starts(data), *glued_starts(data)})
     if not positions:
         return matches
     taken = [(m.start, m.end) for m in matches]

@@ -330,7 +330,15 @@ def sentence(text: str, like: str, why: str, name: str = "") -> str:
                 "stays (add it to the renames to move it too, or keep it)")
     if text == like and name:
         return f"{name!r} holds {like!r} inside a longer name, which the exact rules do not match"
+    if text == like and why in _NEIGHBOURS:  # the same spelling: what sets it apart (outside round 25, #10)
+        return (f"{text!r} is spelled as the old value, but {_NEIGHBOURS[why]}, which the exact rules "
+                "do not match")
     return f"{text!r} looks like {like!r} but the exact rules do not match it"
+
+
+_NEIGHBOURS = {"letter-right": "a letter or `_` right after it joins it to a longer word",
+               "letter-left": "a letter right before it joins it to a longer word",
+               "part-of-name": "it stands inside a longer name"}
 
 
 # Folders whose entries are named after machines (break-it round 23, finding 04): a short label

@@ -115,7 +115,10 @@ def positions(data: bytes) -> list[tuple[int, int, str, bool]]:
                  and not x.group("text").endswith(b"$") else REGEX_SEARCH, x.group("text").startswith(b"^"))
                 for x in _SEARCH.finditer(data)]
     if b"match(" in data or b"find(" in data:
-        out += [(*x.span("text"), LUA, False) for x in _LUA.finditer(data) if b"%" in x.group("text")]
+        # a Lua pattern: one with a class (`%d`), or one anchored at the start (`^web0`, outside round 25,
+        # finding 09: `string.find(h, "^web0")` is no substring test)
+        out += [(*x.span("text"), LUA, False) for x in _LUA.finditer(data)
+                if b"%" in x.group("text") or x.group("text").startswith(b"^")]
     if b"grep" in data:
         out += [(*x.span("text"), PREFIX_REGEX, True) for x in _GREP.finditer(data)]
     if b"(?i)" in data:
@@ -163,8 +166,9 @@ def as_regex(text: str, grammar: str) -> str | None:
         return text[:port.start()] if port else text
     if grammar == LITERAL:
         return re.escape(text)
-    if grammar == LUA:
-        return _lua(text)
+    if grammar == LUA:  # anchored at the start only, a search is a prefix test (`^web0`: web01 too)
+        lua = _lua(text)
+        return lua + ".*" if lua is not None and text.startswith("^") and not text.endswith("$") else lua
     if grammar == COMPOSED:  # the template stands for a run of label characters
         pieces = re.split(r"\{\{[^{}]*\}\}|\$\{[^{}]*\}", text)
         return "[A-Za-z0-9-]+".join(re.escape(piece) for piece in pieces)

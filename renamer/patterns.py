@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from renamer import declared_patterns, pattern_dialects, work
+from renamer import declared_patterns, markdown_emphasis, pattern_dialects, work
 from renamer.regex_guard import UnsafeRegex, compile_untrusted
 
 if TYPE_CHECKING:
@@ -616,6 +616,8 @@ def _quantifies(data: bytes, start: int, end: int) -> bool:
         return True
     if data[end:end + 1] == b"*":  # a glob (`ls web01*`), unless it closes Markdown's *web01* or **web01**
         stars = len(data[end:end + 3]) - len(data[end:end + 3].lstrip(b"*"))
+        if markdown_emphasis.closes(data, start, end, stars):
+            return False  # `**primary on hermes**`: emphasis opened words before (outside round 25, #10)
         opened = data[max(0, start - stars):start]
         return not (opened == b"*" * stars and data[start - stars - 1:start - stars] != b"*")
     first, last = _token_around(data, start)

@@ -82,6 +82,9 @@ _SLICE = (rb"(?:\[[ \t]*(?P<s1>-?[0-9]*)[ \t]*(?::|\.\.\.?|,)[ \t]*-?[0-9]+[ \t]
           # a function, the string first: `substr($h, 0, 4)`, `SUBSTRING(name, 1, 4)`, awk `substr($1, 1, 4)`
           rb"|(?<![A-Za-z0-9_.:])(?:substr(?:ing)?|mid|strpart)[ \t]*\("
           rb"(?:[^()\n,]|\([^()\n]*\))*,[ \t]*(?P<s3>[0-9]+)(?:[ \t]*,[ \t]*[0-9]+)?[ \t]*\)"
+          # Nix's `builtins.substring 0 4 name` (`lib.substring`, bare): the start first, no parentheses
+          rb"|(?<![\w-])(?:builtins\.|lib\.(?:strings\.)?)?substring[ \t]+(?P<s5>[0-9]+)[ \t]+[0-9]+[ \t]+"
+          rb"[A-Za-z_][\w'.-]*"
           # `LEFT(name, 4)`: the first characters
           rb"|(?<![A-Za-z0-9_.:])left[ \t]*\((?:[^()\n,]|\([^()\n]*\))*,[ \t]*[0-9]+[ \t]*\))")
 _COMPARE = (rb"[ \t]*(?:===?|!==?|=|<>|(?<![A-Za-z0-9_])(?:eq|ne)(?![A-Za-z0-9_])"
@@ -103,6 +106,10 @@ _REGEX_LITERAL = re.compile(rb"(?:=~|!~|\.match[ \t]*\(|\.search[ \t]*\()"
 _PS_MATCH = re.compile(rb"""(?i)(?<![\w-])-[ci]?match[ \t]+(?P<q>['"])(?P<text>[^'"\n]{1,128})(?P=q)""")
 # Make: `$(filter web0%,$(HOSTS))`, `$(filter-out web0% db%,...)`: the words before the comma
 _MAKE_FILTER = re.compile(rb"\$[({]filter(?:-out)?[ \t]+(?P<words>[^,()${}\n]+),")
+# Java's `h.regionMatches(0, "web0", 0, 4)` (`regionMatches(true, 0, ...)` caseless): a prefix
+# where the name's offset is 0, else a substring
+_REGION = re.compile(rb"""\.regionMatches[ \t]*\([ \t]*(?:(?:true|false|[A-Za-z_]\w*)[ \t]*,[ \t]*)?"""
+                     rb"""(?P<at>[0-9]+|[A-Za-z_]\w*)[ \t]*,[ \t]*(?P<q>")(?P<text>[^"\n\\]{1,128})(?P=q)""")
 # the shell's `${h#pattern}` and `${h##pattern}` (the pattern up to `}`, no nested expansion)
 _SHELL_PREFIX = re.compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*##?(?P<text>[^{}$\s\"'`]{1,128})\}")
 
@@ -116,7 +123,7 @@ def might_hold(data: bytes, lowered: bytes | None = None) -> bool:
             or b"' not in " in data or b'" not in ' in data or b"infix" in lowered or b"strn" in lowered
             or b"memcmp" in lowered or b"`" in data or _might_slice(data, lowered)
             or b"match" in lowered or b"search" in lowered or b"filter" in data or b"=~" in data
-            or b".test" in data or b"take" in lowered)
+            or b".test" in data or b"take" in lowered or b"regionmatches" in lowered)
 
 
 def _might_slice(data: bytes, lowered: bytes) -> bool:
@@ -179,9 +186,9 @@ def positions(data: bytes) -> list[tuple[int, int, str]]:
                 for x in _INFIX_BEFORE.finditer(data)]
     if _might_slice(data, lowered):
         for x in (*_SLICE_THEN.finditer(data), *_LITERAL_THEN.finditer(data)):
-            begin = next((g for g in (x.group("s1"), x.group("s2"), x.group("s3"), x.group("s4"))
-                          if g is not None), b"")
-            out.append((*x.span("text"), PREFIX if begin in (b"", b"0", b"1") else CONTAINS))
+            begin = next((g for g in (x.group(f"s{n}") for n in range(1, 6)) if g is not None), b"")
+            starts = (b"0",) if x.group("s5") is not None else (b"", b"0", b"1")  # Nix counts from 0
+            out.append((*x.span("text"), PREFIX if begin in starts else CONTAINS))
     if b"match" in lowered or b"search" in lowered or b"regex" in lowered:
         for x in _JINJA_TEST.finditer(data):
             kind = x.group("kind") or x.group("kind2")
@@ -198,6 +205,9 @@ def positions(data: bytes) -> list[tuple[int, int, str]]:
             at = x.start("words")
             out += [(at + w.start(), at + w.end(), MAKE_PATTERN)
                     for w in re.finditer(rb"[^ \t]+", x.group("words")) if b"%" in w.group()]
+    if b"regionMatches" in data:
+        out += [(*x.span("text"), PREFIX if x.group("at") == b"0" else CONTAINS)
+                for x in _REGION.finditer(data)]
     # a substring of one or two characters (`"-"`, `"."`) tests no name; a prefix of one neither
     return sorted({p for p in set(out) if p[1] - p[0] >= (3 if p[2] == CONTAINS else 2)
                    and re.search(rb"[A-Za-z0-9]", data[p[0]:p[1]])})

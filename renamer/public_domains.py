@@ -153,6 +153,33 @@ def host_decision(data: bytes, span: tuple[int, int], own: frozenset[str]) -> st
     return "kept" if top in PUBLIC_TLDS or top in URL_TLDS else None
 
 
+# A bare domain in a host's place (outside round 25, finding 06): the value of a key naming a server,
+# or a network command's argument; there a URL_TLDS label (`ntfy.sh`, `ollama.ai`) is a domain too.
+_SERVER_KEY = re.compile(rb"(?i)(?:^(?:\xef\xbb\xbf)?|[\s{,\"'])[\"']?(?:[A-Za-z0-9_]*[_.-])?"
+                         rb"(?:upstream|server|servers|host|hostname"
+                         rb"|url|uri|endpoint|address|addr|domain|remote|proxy|base_url|baseurl|api_url"
+                         rb"|registry|mirror|origin)[\"']?[ \t]*(?:[:=]|=>)[ \t]*[\"'\[]?[ \t]*\Z")
+_NET_COMMAND = re.compile(rb"(?:^|[\s;&|(`$])(?:curl|wget|ping|ping6|ssh|nc|ncat|telnet|http|https|xh"
+                          rb"|traceroute|mtr|dig|host|nslookup|openssl[ \t]+s_client)"
+                          rb"(?:[ \t]+(?:-[^\s]*|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-][^\s]*))*?[ \t]+[\"']?\Z")
+
+
+def in_host_place(data: bytes, start: int, end: int) -> bool:
+    """Does the name at data[start:end] begin a domain in a host's place though no scheme comes
+    before it: a path follows the domain (`ntfy.sh/mytopic`, `ollama.ai/library/llama3`: no file
+    name), it is the value of a key naming a server (`upstream: ntfy.sh`), or a network command's
+    argument (`curl -d "..." ntfy.sh`)?"""
+    tail = _TAIL.match(data, end)
+    if tail is None:
+        return False
+    after = data[tail.end():tail.end() + 2]
+    if after[:1] == b"/" and after[1:2].isalnum():
+        return True
+    line = data.rfind(b"\n", 0, start) + 1
+    before = data[max(line, start - 200):start]
+    return _SERVER_KEY.search(before) is not None or _NET_COMMAND.search(before) is not None
+
+
 def url_host(data: bytes, start: int) -> tuple[int, int] | None:
     """(start, end) of the host of the URL whose host or path holds `start`, or None. A URL
     without a scheme counts where its host ends in a public top-level label and a path follows

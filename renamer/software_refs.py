@@ -90,12 +90,17 @@ def _regexes(names: frozenset[str]) -> tuple[tuple[re.Pattern[bytes], str, str],
                     + name + _ARGS), SOFTWARE, "the software's command (`NAME` as a command's first word)"),
         (re.compile(rb"(?<![A-Za-z0-9_-])(?:systemctl(?:[ \t]+-\S+)*[ \t]+(?:start|stop|restart|reload|enable"
                     rb"|disable|status|is-active|mask|unmask|try-restart|reload-or-restart)"
-                    rb"|journalctl[ \t]+-u|service|apt(?:-get)?(?:[ \t]+-\S+)*[ \t]+(?:install|remove|purge)"
+                    rb"|journalctl[ \t]+-u|apt(?:-get)?(?:[ \t]+-\S+)*[ \t]+(?:install|remove|purge)"
                     rb"|dnf[ \t]+install"
                     rb"|yum[ \t]+install|apk[ \t]+add|brew[ \t]+install|pacman[ \t]+-S|pip3?[ \t]+install"
                     rb"|snap[ \t]+install)(?:[ \t]+-\S+|[ \t]+[A-Za-z0-9_.+-]+)*?[ \t]+" + name
                     + rb"(?=(?:\.service)?(?![A-Za-z0-9_.:@/-]))"),
          SOFTWARE, "a package or a service unit of a package manager's or systemctl's command"),
+        # `service NAME restart`: the unit is the command's first argument (its options before it);
+        # in prose the words after "service" are no unit ("a systemd service directly on NAME")
+        (re.compile(rb"(?m)(?<![A-Za-z0-9_-])service(?:[ \t]+-\S+)*[ \t]+" + name
+                    + rb"(?=(?:\.service)?(?:[ \t]+[a-z-]+)?[ \t]*(?:[;&|)\"'`#]|\r?$))"),
+         SOFTWARE, "a service unit of the `service` command"),
         (re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?[\"']?apiGroups[\"']?[ \t]*:[ \t]*\[[^\]\n]*?[\"' ,\[]"
                     rb"(?:[A-Za-z0-9-]+\.)*" + name + rb"(?=\.[A-Za-z0-9.-]+[\"']?[ \t]*[,\]])"),
          API_GROUP, "a Kubernetes API group (a CRD's name)"),
@@ -155,6 +160,8 @@ def spans(data: bytes, names: Iterable[str]) -> list[tuple[int, int, str, str]]:
             found = hit.group("n").decode("ascii", "replace").lower()
             if reason in (SOFTWARE, NOUN) and found not in known:
                 continue
+            if reason in (SOFTWARE, NOUN) and _host_position(data, hit.start("n")):
+                continue  # `systemctl -H NAME`, `pip --trusted-host NAME`, `dig A NAME`: the host's
             if found in wanted:
                 said = why.replace("NAME", hit.group("n").decode())
                 out.append((hit.start("n"), hit.end("n"), reason, said))
@@ -167,6 +174,41 @@ def spans(data: bytes, names: Iterable[str]) -> list[tuple[int, int, str, str]]:
         out += _shell_commands(data, wanted)
     out += _pg_hba(data, wanted)
     return out
+
+
+# options whose value is a host or a machine (systemctl/journalctl `-H`/`-M`, pip `--trusted-host`)
+_HOST_OPTION = re.compile(rb"(?:^|[ \t])(?:-H|-M|--host|--machine|--trusted-host|--proxy|--server|--hostname"
+                          rb"|--remote|--target)[ \t]+\Z")
+# a DNS query's record type before the name: `dig +short A NAME`, `host -t A NAME`, `nslookup
+# -type=A NAME`, `Resolve-DnsName -Type A NAME`, `drill A NAME` (t32 finding 18: no article)
+_RECORD_TYPE = re.compile(rb"(?:^|[ \t])(?:a|an|A|An|AN)[ \t]+\Z")
+_RESOLVER_COMMAND = re.compile(rb"(?i)(?:^|[^A-Za-z0-9_-])(?:dig|kdig|drill|delv|host|nslookup"
+                               rb"|resolve-dnsname|getent[ \t]+(?:hosts|ahosts)|resolvectl[ \t]+query)"
+                               rb"(?=[ \t])")
+
+
+def _host_position(data: bytes, start: int) -> bool:
+    """Does the name at `start` stand where a command takes a host: the value of a host or
+    machine option, or the name a DNS query asks after its record type?"""
+    line = data.rfind(b"\n", 0, start) + 1
+    before = data[max(line, start - 120):start]
+    if _HOST_OPTION.search(before):
+        return True
+    if re.search(rb"(?:-type=|-querytype=|-q=|--type=|-t=)[Aa][Nn]?[ \t]+\Z", before):
+        return True
+    if _RECORD_TYPE.search(before) is None:
+        return False
+    if re.search(rb"(?:^|[ \t])(?:-t|-q|--type|-Type|-RecordType)[ \t]+[Aa][Nn]?[ \t]+\Z", before):
+        return True
+    if before.rstrip()[-1:] in (b"A", b"N"):  # `dig +short A NAME`: upper case is a record type
+        return _RESOLVER_COMMAND.search(before) is not None
+    # lower case (`dig a NAME`) only where the command stands as a command, not the English "host"
+    return _COMMAND_AT.search(before) is not None
+
+
+# a resolver command where a command stands: a line's start, after `$ `, a separator, a quote or a key
+_COMMAND_AT = re.compile(rb"(?i)(?:^|\$[ \t]|[;&|(`\"':=][ \t]*|\bsudo[ \t]+)[ \t]*"
+                         rb"(?:dig|kdig|drill|delv|host|nslookup|resolve-dnsname)[ \t]")
 
 
 def _shell_commands(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str, str]]:
@@ -190,6 +232,8 @@ def _modules(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str, s
     for mod in _MODULE.finditer(data):
         if not mod.group("fq") and not tasks:
             continue  # `service:` of an Ingress backend, `user:` of a compose service: no module
+        if not _task_key(data, mod.start(), len(mod.group("i"))):
+            continue  # `vars: {user: {name: hermes}}`: a variable named `user`, no module (t32 finding 01)
         indent = len(mod.group("i"))
         start, end = mod.start("rest"), mod.end("rest")
         if not data[start:end].strip() or data[start:end].strip().startswith(b"#"):
@@ -201,6 +245,29 @@ def _modules(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str, s
                                 f"a package, a service or a user (`name: {item.group().decode()}` of "
                                 f"an Ansible module)"))
     return out
+
+
+def _task_key(data: bytes, line: int, indent: int) -> bool:
+    """Is the key on the line at `line` (indented `indent`) a task's: a list item itself
+    (`- user:`), or a key beside the item's first (`- name: x` above it at `indent - 2`)? Under
+    `vars:` or any other mapping key it is a variable's name, not a module."""
+    if data[line + indent:line + indent + 1] == b"-":
+        return True
+    pos, lines = line, 0
+    while pos > 0 and lines < 60:  # a task's keys are few: a hostile file is read in linear time
+        lines += 1
+        start = data.rfind(b"\n", 0, pos - 1) + 1
+        above = data[start:pos].rstrip(b"\r\n")
+        pos = start
+        if not above.strip() or above.lstrip().startswith(b"#"):
+            continue
+        depth = len(above) - len(above.lstrip(b" \t"))
+        if depth < indent:
+            item = above.lstrip()
+            return item[:1] == b"-" and depth + len(item) - len(item[1:].lstrip(b" \t")) == indent
+        if depth == indent and above.lstrip()[:1] == b"-":
+            return False  # a list's item at this column: no key of a task
+    return False
 
 
 def block_end(data: bytes, pos: int, indent: int, *, dash: bool = False) -> int:

@@ -129,3 +129,18 @@ def test_might_hold_answers_as_every_literal_asked(move: int, text: str) -> None
     completions = Completions(hosts, addresses)
     data = text.encode()
     assert completions.might_hold(data) == any(literal in data for literal in completions.literals)
+
+
+def test_round25_05_erb_epp_and_a_join_complete_a_name() -> None:
+    """Outside round 25, finding 05: ERB/EPP tags and a quote joined to a number's text."""
+
+    found = Completions([("web01", "app01")], []).find(
+        b"a web0<%= @i %>.lab\nb web0<%= $i %>\nc = \"web0\" + str(1)\nd = 'web0' ~ item\ne = \"web0\" .. i\n")
+    assert [c.text for c in found] == ["web0<%= @i %>.lab", "web0<%= $i %>", "web0\" + str(1)",
+                                       "web0' ~ item", "web0\" .. i"]
+    assert "makes web01 (1 joined)" in found[2].note
+
+
+def test_round25_05_a_quote_joined_to_a_text_or_nothing_completes_nothing() -> None:
+
+    assert Completions([("web01", "app01")], []).find(b"a = \"web0\" + \"1\"\nb = \"web0\"\nc = \"web0\" + str(3)\n") == []

@@ -30,3 +30,10 @@ def test_starts_a_format_names() -> None:
 
 def test_shell_default_starts() -> None:
     assert shell_default_starts(b"a ${W-x} ${:-y} ${9-z}") == [6, 20]
+
+
+def test_round25_11_a_host_glued_after_fabios_urlprefix() -> None:
+    """Outside round 25, finding 11: Fabio strips `urlprefix-` and routes the host after it."""
+    from renamer.name_starts import glued_starts
+    data = b'tags = ["urlprefix-warden.lab/", "myurlprefix-x/", "urlprefix-:3306"]\n'
+    assert [data[p:p + 6] for p in glued_starts(data)] == [b"warden"]

@@ -58,3 +58,10 @@ def test_find_patterns_decides_by_what_matches() -> None:
     assert b"eb0" in starts and b"cls" in starts  # a wildcard in the first characters
     hits = find_patterns(b"a: '?eb01'\nb: '*-cls1'\nc: '*01'\n", olds, starts, news)
     assert [h.old for h in hits] == ["web01", "n1-cls1"]  # `*01` matches app01 too: no decision
+
+
+def test_round25_09_a_lua_pattern_anchored_at_the_start_is_a_pattern() -> None:
+    """Outside round 25, finding 09: `string.find(h, "^web0")`, `h:match("^web0")` hold no `%`
+    class but are Lua patterns all the same; a plain `h:find("web0")` stays a substring test."""
+    data = b'if string.find(h, "^web0") then end\nif h:match("^web0") then end\nif h:find("web0") then end\n'
+    assert [t for t in _texts(data) if t[1] == "lua"] == [("^web0", "lua"), ("^web0", "lua")]

@@ -72,3 +72,15 @@ def test_the_literal_of_each_test(text: bytes, grammar: str) -> None:
 ])
 def test_no_test_read(text: bytes) -> None:
     assert [text[start:end] for start, end, _ in positions(text) if text[start:end] == b"web0"] == []
+
+
+@pytest.mark.parametrize(("line", "text", "grammar"), [
+    (b'isWeb = builtins.substring 0 4 name == "web0";', b"web0", "prefix"),
+    (b'x = "web0" == lib.strings.substring 0 4 name;', b"web0", "prefix"),
+    (b'x = builtins.substring 1 3 name == "eb0";', b"eb0", "contains"),
+    (b'h.regionMatches(0, "web0", 0, 4)', b"web0", "prefix"),
+    (b'h.regionMatches(true, 3, "web0", 0, 4)', b"web0", "contains"),
+])
+def test_round25_09_nix_java(line: bytes, text: bytes, grammar: str) -> None:
+    """Outside round 25, finding 09: Nix's substring, Java's regionMatches."""
+    assert [(line[a:b], g) for a, b, g in positions(line)] == [(text, grammar)]

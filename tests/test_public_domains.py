@@ -71,3 +71,13 @@ def test_round24_a_path_on_a_public_host(data: bytes, what: str | None) -> None:
     host = public_domains.url_host(data, at)
     assert host is not None
     assert public_domains.host_decision(data, host, OWN) == what
+
+
+def test_round25_06_a_domain_in_a_hosts_place_without_a_scheme() -> None:
+    """Outside round 25, finding 06: a path after it, a server key's value, a network command's
+    argument; a script's name is none of them."""
+    from renamer.public_domains import in_host_place
+    for line in (b"ntfy.sh/mytopic", b"upstream: ntfy.sh", b"curl -d 'x y' ntfy.sh", b"server = \"ntfy.sh\""):
+        assert in_host_place(line, line.index(b"ntfy"), line.index(b"ntfy") + 4), line
+    for line in (b"bash ntfy.sh", b". ./ntfy.sh", b"script: ntfy.sh", b"ntfy.sh"):
+        assert not in_host_place(line, line.index(b"ntfy"), line.index(b"ntfy") + 4), line

@@ -29,7 +29,7 @@ import ipaddress
 import re
 from collections.abc import Iterator, Sequence
 
-from renamer import except_lines
+from renamer import acl_rules, except_lines
 from renamer.names import IPNetwork
 from renamer.prefix_moves import LengthHit, PrefixMove
 
@@ -213,6 +213,8 @@ def except_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]
     if b"except" in data or b"not" in data or b"Not" in data:
         yield from _key_hits(data, moves)
     for included, excluded, what in except_lines.rules(data):
+        yield from covering(data, included, excluded, moves, what)
+    for included, excluded, what in acl_rules.rules(data):  # t33-33 finding 22
         yield from covering(data, included, excluded, moves, what)
 
 

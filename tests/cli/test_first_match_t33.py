@@ -1,0 +1,111 @@
+"""First-match and longest-match exclusions a shrink makes cover their whole network (t33-33 findings
+22, 18, 08, 11), end to end on real git repos through the CLI. Each failed on main before: sweep 0,
+every address of the new network denied (or routed away), verify OK. No router OS, cloud API or
+PostgreSQL is installed: the lists are read first-match in Python (ipaddress), the way the tool reads
+them; routes go through `ip route` in a fresh network namespace where `unshare -rn` works."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import tempfile
+from pathlib import Path
+
+from tests.testing.repos import Run, make_repo, snapshot
+
+ALLOW = 'version: 1\ncurrent: ["**"]\n'
+
+
+def _repo(tmp: Path, files: dict[str, str], networks: str) -> Path:
+    config = f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
+    return make_repo(Path(tempfile.mkdtemp(dir=tmp)) / "repo", files, config=config, allowlist=ALLOW)
+
+
+def _net(address: str, mask: str | None = None) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    if mask is None:
+        return ipaddress.ip_network(address)
+    value = int(ipaddress.IPv4Address(mask))
+    if not value >> 31:
+        value ^= 0xFFFFFFFF
+    return ipaddress.ip_network(f"{address}/{bin(value).count('1')}")
+
+
+def _first_match(text: str, address: str) -> str:
+    """The action of the first ACL entry whose source holds `address` (Cisco/ASA/EOS syntax)."""
+    here = ipaddress.ip_address(address)
+    for m in re.finditer(r"(deny|permit)\s+(?:ipv6|ip)\s+([0-9a-f:.]+/\d+|[0-9.]+\s+[0-9.]+)", text):
+        if here.version == (net := _net(*m[2].split())).version and here in net:
+            return m[1]
+    return "none"
+
+
+# -- 22: router ACLs ---------------------------------------------------------------------------------
+
+ACLS = {
+    "ios.cfg": "access-list 110 deny   ip 10.0.48.0 WILD_PART any\naccess-list 110 permit ip 10.0.48.0 WILD any\n"
+               "ipv6 access-list V6\n deny ipv6 2001:db8:a::/56 any\n permit ipv6 2001:db8:a::/48 any\n",
+    "asa.cfg": "access-list OUT extended deny ip 10.0.48.0 MASK_PART any\n"
+               "access-list OUT extended permit ip 10.0.48.0 MASK any\n",
+    "eos.cfg": "ip access-list LAN\n   10 deny ip 10.0.48.0/PART any\n   20 permit ip 10.0.48.0/OLD any\n",
+    "junos.conf": "firewall {\n    family inet {\n        filter LAN {\n            term printers {\n"
+                  "                from {\n                    source-address {\n                        "
+                  "10.0.48.0/PART;\n                    }\n                }\n                then discard;\n"
+                  "            }\n            term lan {\n                from {\n                    source-address "
+                  "{\n                        10.0.48.0/OLD;\n                    }\n                }\n"
+                  "                then accept;\n            }\n        }\n    }\n}\n",
+}
+
+
+def _acls(old: int, part: int) -> dict[str, str]:
+    def mask(length: int) -> str:
+        return str(ipaddress.ip_network(f"0.0.0.0/{length}").netmask)
+
+    def wild(length: int) -> str:
+        return str(ipaddress.ip_network(f"0.0.0.0/{length}").hostmask)
+
+    swaps = {"WILD_PART": wild(part), "WILD": wild(old), "MASK_PART": mask(part), "MASK": mask(old),
+             "PART": str(part), "OLD": str(old)}
+    files = {}
+    for name, text in ACLS.items():
+        for key, value in swaps.items():
+            text = text.replace(key, value)
+        files[name] = text
+    return files
+
+
+def test_router_acls_a_shrink_makes_deny_the_whole_network_refuse(run: Run, tmp_path: Path) -> None:
+    """/24 -> /25 in place (the finding), /23 -> /24, and /24 -> /25 moved to 10.0.60.0 (the deny
+    lands on the new network by offset): IOS (wildcards, and an IPv6 list under /48 -> /56), ASA
+    (masks), EOS (sequence numbers), JunOS (brace form): refused at each deny, nothing written."""
+    for old, new, part in (("10.0.48.0/24", "10.0.48.0/25", 25), ("10.0.48.0/23", "10.0.48.0/24", 24),
+                           ("10.0.48.0/24", "10.0.60.0/25", 25)):
+        files = _acls(int(old.split("/")[1]), part)
+        root = _repo(tmp_path, files, f"{old}: {new}, 2001:db8:a::/48: 2001:db8:a::/56")
+        before = snapshot(root)
+        done = run(root, "sweep", "--commit")
+        assert done.exit_code == 3, (old, new, done.stdout + done.stderr)
+        assert snapshot(root) == before
+        for where in ("ios.cfg:1: tool-refuses", "ios.cfg:4: tool-refuses: the exclusion 2001:db8:a::/56",
+                      "asa.cfg:1: tool-refuses", "eos.cfg:2: tool-refuses", "junos.conf:7: tool-refuses"):
+            assert where in done.stderr, (where, done.stderr)
+        assert "an ACL's `deny` before its permit, the first match deciding" in done.stderr
+
+
+def test_router_acls_left_a_part_follow_and_a_written_one_fails_verify(run: Run, tmp_path: Path) -> None:
+    """A deny of a /26 under /24 -> /25 (still a part) and a grow /24 -> /22: written, exit 0, and the
+    first match still permits the part the deny leaves. A file main's sweep wrote (both /25):
+    verify fails with the refusal."""
+    for new in ("10.0.48.0/25", "10.0.48.0/22"):
+        root = _repo(tmp_path, _acls(24, 26), f"10.0.48.0/24: {new}")
+        done = run(root, "sweep", "--commit")
+        assert done.exit_code == 0, done.stdout + done.stderr
+        for name in ("ios.cfg", "asa.cfg", "eos.cfg"):
+            text = (root / name).read_text()
+            assert _first_match(text, "10.0.48.5") == "deny", text
+            assert _first_match(text, "10.0.48.100") == "permit", text
+        assert run(root, "verify", "--strict").exit_code == 0
+    root = _repo(tmp_path, _acls(25, 25), "10.0.48.0/24: 10.0.48.0/25")
+    checked = run(root, "verify", "--strict")
+    assert checked.exit_code == 1, checked.stdout
+    assert "eos.cfg:2:15: residual (tool-refuses): 10.0.48.0/25" in checked.stdout, checked.stdout
+    assert "asa.cfg:1:34: residual (tool-refuses): 10.0.48.0 255.255.255.128" in checked.stdout, checked.stdout

@@ -109,3 +109,110 @@ def test_router_acls_left_a_part_follow_and_a_written_one_fails_verify(run: Run,
     assert checked.exit_code == 1, checked.stdout
     assert "eos.cfg:2:15: residual (tool-refuses): 10.0.48.0/25" in checked.stdout, checked.stdout
     assert "asa.cfg:1:34: residual (tool-refuses): 10.0.48.0 255.255.255.128" in checked.stdout, checked.stdout
+
+
+# -- 18: rules ordered by a number -------------------------------------------------------------------
+
+NACL = """resource "aws_network_acl_rule" "deny_printers" {
+  network_acl_id = aws_network_acl.lan.id
+  rule_number    = 100
+  egress         = false
+  protocol       = "-1"
+  rule_action    = "deny"
+  cidr_block     = "PART"
+}
+resource "aws_network_acl_rule" "allow_lan" {
+  network_acl_id = aws_network_acl.lan.id
+  rule_number    = 200
+  egress         = false
+  protocol       = "-1"
+  rule_action    = "allow"
+  cidr_block     = "WHOLE"
+}
+"""
+NSG = """Resources:
+  Nsg:
+    Type: Microsoft.Network/networkSecurityGroups
+    properties:
+      securityRules:
+        - name: allow-lan
+          properties: {priority: 200, access: Allow, direction: Inbound, protocol: '*',
+                       sourceAddressPrefix: WHOLE, destinationAddressPrefix: '*'}
+        - name: deny-printers
+          properties: {priority: 100, access: Deny, direction: Inbound, protocol: '*',
+                       sourceAddressPrefix: PART, destinationAddressPrefix: '*'}
+"""
+GCP = """resource "google_compute_firewall" "deny_printers" {
+  network       = google_compute_network.lan.name
+  priority      = 900
+  source_ranges = ["PART"]
+  deny {
+    protocol = "all"
+  }
+}
+resource "google_compute_firewall" "allow_lan" {
+  network       = google_compute_network.lan.name
+  priority      = 1000
+  source_ranges = ["WHOLE"]
+  allow {
+    protocol = "tcp"
+    ports    = ["22"]
+  }
+}
+"""
+
+
+def _numbered(part: str, whole: str) -> dict[str, str]:
+    return {name: text.replace("PART", part).replace("WHOLE", whole)
+            for name, text in (("nacl.tf", NACL), ("nsg.yaml", NSG), ("gcp.tf", GCP))}
+
+
+def _lowest_number(text: str, address: str) -> str:
+    """The action of the lowest-numbered rule holding `address` (each rule: its number, action, network)."""
+    here, rules = ipaddress.ip_address(address), []
+    for block in re.split(r"\n(?=resource|\s+- name)", text):
+        number = re.search(r"(?:rule_number|priority)[\s=:]+(\d+)", block)
+        action = re.search(r"(deny|allow|Deny|Allow)", block)
+        net = re.search(r"(\d+\.\d+\.\d+\.\d+/\d+|[0-9a-f:]+::/\d+)", block)
+        if number and action and net:
+            rules.append((int(number[1]), action[1].lower(), ipaddress.ip_network(net[1])))
+    return next((a for _, a, n in sorted(rules) if n.version == here.version and here in n), "none")
+
+
+def test_rules_ordered_by_number_a_shrink_makes_deny_the_whole_network_refuse(run: Run, tmp_path: Path) -> None:
+    """AWS NACL rule_number, an ARM-style NSG priority in YAML flow mappings (the allow written
+    first), GCP priority: /24 -> /25 in place, /23 -> /24, IPv6 /48 -> /56 (and a move to 10.0.60.0/25):
+    refused at each deny, nothing written."""
+    for old, new, part in (("10.0.48.0/24", "10.0.48.0/25", "10.0.48.0/25"),
+                           ("10.0.48.0/23", "10.0.48.0/24", "10.0.48.0/24"),
+                           ("10.0.48.0/24", "10.0.60.0/25", "10.0.48.0/25"),
+                           ("2001:db8:a::/48", "2001:db8:a::/56", "2001:db8:a::/56")):
+        root = _repo(tmp_path, _numbered(part, old), f"{old}: {new}")
+        before = snapshot(root)
+        done = run(root, "sweep", "--commit")
+        assert done.exit_code == 3, (old, new, done.stdout + done.stderr)
+        assert snapshot(root) == before
+        for where in ("nacl.tf:7: tool-refuses", "nsg.yaml:11: tool-refuses", "gcp.tf:4: tool-refuses"):
+            assert where in done.stderr, (where, done.stderr)
+        assert "a deny numbered before its allow, the lowest number deciding" in done.stderr
+
+
+def test_rules_ordered_by_number_left_a_part_follow_and_a_written_one_fails_verify(run: Run,
+                                                                                   tmp_path: Path) -> None:
+    """A /26 deny under /24 -> /25, and a grow /24 -> /22: written, exit 0, the upper part of the new
+    network still allowed by the lowest number. Files main's sweep wrote: verify fails."""
+    for new in ("10.0.48.0/25", "10.0.48.0/22"):
+        root = _repo(tmp_path, _numbered("10.0.48.0/26", "10.0.48.0/24"), f"10.0.48.0/24: {new}")
+        done = run(root, "sweep", "--commit")
+        assert done.exit_code == 0, done.stdout + done.stderr
+        for name in ("nacl.tf", "nsg.yaml", "gcp.tf"):
+            text = (root / name).read_text()
+            assert new in text, text
+            assert _lowest_number(text, "10.0.48.5") == "deny", text
+            assert _lowest_number(text, "10.0.48.100") == "allow", text
+        assert run(root, "verify", "--strict").exit_code == 0
+    root = _repo(tmp_path, _numbered("10.0.48.0/25", "10.0.48.0/25"), "10.0.48.0/24: 10.0.48.0/25")
+    checked = run(root, "verify", "--strict")
+    assert checked.exit_code == 1, checked.stdout
+    for where in ("nacl.tf:7:21: residual (tool-refuses)", "nsg.yaml:11:", "gcp.tf:4:"):
+        assert where in checked.stdout, (where, checked.stdout)

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import subprocess
 import tempfile
 from pathlib import Path
+
+import pytest
 
 from tests.testing.repos import Run, make_repo, snapshot
 
@@ -216,3 +219,71 @@ def test_rules_ordered_by_number_left_a_part_follow_and_a_written_one_fails_veri
     assert checked.exit_code == 1, checked.stdout
     for where in ("nacl.tf:7:21: residual (tool-refuses)", "nsg.yaml:11:", "gcp.tf:4:"):
         assert where in checked.stdout, (where, checked.stdout)
+
+
+# -- 08: the longest match ---------------------------------------------------------------------------
+
+ROUTES = {
+    "routes.sh": "ip route add WHOLE via 192.0.2.1\nip route add unreachable PART\n",
+    "frr.conf": "ip route WHOLE 192.0.2.1\nip route PART Null0\nipv6 route 2001:db8:a::/48 2001:db8:ffff::1\n"
+                "ipv6 route 2001:db8:a::/56 blackhole\n",
+    "deploy.yaml": "metadata:\n  annotations:\n    traffic.sidecar.istio.io/includeOutboundIPRanges: \"WHOLE\"\n"
+                   "    traffic.sidecar.istio.io/excludeOutboundIPRanges: \"PART\"\n",
+}
+
+
+def _routes(part: str, whole: str) -> dict[str, str]:
+    return {name: text.replace("PART", part).replace("WHOLE", whole) for name, text in ROUTES.items()}
+
+
+def _route_get(routes: str, *addresses: str) -> list[str]:
+    """`ip route get` of each address after loading `routes` in a fresh network namespace."""
+    script = ("ip link set lo up && ip addr add 192.0.2.2/24 dev lo && bash -e routes.sh && "
+              + " && ".join(["true", *(f"(ip route get {a} 2>&1 || true)" for a in addresses)]))
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "routes.sh").write_text(routes)
+        done = subprocess.run(["unshare", "-rn", "bash", "-c", script], cwd=tmp, capture_output=True, text=True,
+                              check=False)
+    assert done.returncode == 0, done.stderr
+    return [line for line in done.stdout.splitlines() if not line.startswith((" ", "\t"))]
+
+
+def test_a_more_specific_route_a_shrink_makes_the_whole_network_refuses(run: Run, tmp_path: Path) -> None:
+    """iproute2 unreachable, FRR Null0 and IPv6 blackhole, Istio's excludeOutboundIPRanges: /24 -> /25
+    in place, /23 -> /24, a move onto 10.0.60.0/25: refused at each more specific route, nothing
+    written. The routes as written load in a fresh netns; as main wrote them they do not."""
+    for old, new, part in (("10.0.48.0/24", "10.0.48.0/25", "10.0.48.0/25"),
+                           ("10.0.48.0/23", "10.0.48.0/24", "10.0.48.0/24"),
+                           ("10.0.48.0/24", "10.0.60.0/25", "10.0.48.0/25")):
+        root = _repo(tmp_path, _routes(part, old), f"{old}: {new}, 2001:db8:a::/48: 2001:db8:a::/56")
+        before = snapshot(root)
+        done = run(root, "sweep", "--commit")
+        assert done.exit_code == 3, (old, new, done.stdout + done.stderr)
+        assert snapshot(root) == before
+        for where in ("routes.sh:2: tool-refuses", "frr.conf:2: tool-refuses",
+                      "frr.conf:4: tool-refuses: the exclusion 2001:db8:a::/56", "deploy.yaml:4: tool-refuses"):
+            assert where in done.stderr, (where, done.stderr)
+    assert _route_get(ROUTES["routes.sh"].replace("WHOLE", "10.0.48.0/24").replace("PART", "10.0.48.0/25"),
+                      "10.0.48.200")[0].startswith("10.0.48.200 dev lo")
+    with pytest.raises(AssertionError, match="File exists"):
+        _route_get("ip route add 10.0.48.0/25 via 192.0.2.1\nip route add unreachable 10.0.48.0/25\n")
+
+
+def test_a_more_specific_route_left_a_part_follows_in_a_netns_and_a_written_one_fails_verify(
+        run: Run, tmp_path: Path) -> None:
+    """A /26 unreachable under /24 -> /25: written, exit 0, and in a fresh netns the routes load, the
+    /26 is unreachable and the rest of the new /25 routed. Files main's sweep wrote: verify fails."""
+    root = _repo(tmp_path, _routes("10.0.48.0/26", "10.0.48.0/24"), "10.0.48.0/24: 10.0.48.0/25")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    swept = (root / "routes.sh").read_text()
+    assert swept == "ip route add 10.0.48.0/25 via 192.0.2.1\nip route add unreachable 10.0.48.0/26\n", swept
+    low, high = _route_get(swept, "10.0.48.5", "10.0.48.100")
+    assert low == "RTNETLINK answers: No route to host", low  # the unreachable /26
+    assert high.startswith("10.0.48.100 dev lo"), high
+    assert run(root, "verify", "--strict").exit_code == 0
+    root = _repo(tmp_path, _routes("10.0.48.0/25", "10.0.48.0/25"), "10.0.48.0/24: 10.0.48.0/25")
+    checked = run(root, "verify", "--strict")
+    assert checked.exit_code == 1, checked.stdout
+    for where in ("routes.sh:2:", "frr.conf:2:", "deploy.yaml:4:"):
+        assert where in checked.stdout and "residual (tool-refuses)" in checked.stdout, (where, checked.stdout)

@@ -252,8 +252,8 @@ def rules(data: bytes) -> Iterator[Rule]:
     for deny in entries:
         if deny.action != "deny":
             continue
-        included = [p.net for p in entries if p.action == "permit" and p.group == deny.group
-                    and p.side == deny.side and p.order > deny.order and _broader(deny, p)]
+        included = list(dict.fromkeys(p.net for p in entries if p.action == "permit" and p.group == deny.group
+                                      and p.side == deny.side and p.order > deny.order and _broader(deny, p)))
         if included:
             kind = ("a JunOS filter's discarding term" if deny.group.startswith(b"filter ")
                     else "an ACL's `deny`")

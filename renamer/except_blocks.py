@@ -29,7 +29,7 @@ import ipaddress
 import re
 from collections.abc import Iterator, Sequence
 
-from renamer import acl_rules, except_lines, numbered_rules, route_excepts
+from renamer import acl_rules, except_lines, hba_rules, numbered_rules, route_excepts
 from renamer.names import IPNetwork
 from renamer.prefix_moves import LengthHit, PrefixMove
 
@@ -219,6 +219,8 @@ def except_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]
     for included, excluded, what in numbered_rules.rules(data):  # t33-33 finding 18
         yield from covering(data, included, excluded, moves, what)
     for included, excluded, what in route_excepts.rules(data):  # t33-33 finding 08
+        yield from covering(data, included, excluded, moves, what)
+    for included, excluded, what in hba_rules.rules(data):  # t33-33 finding 11
         yield from covering(data, included, excluded, moves, what)
 
 

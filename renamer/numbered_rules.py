@@ -212,9 +212,9 @@ def rules(data: bytes) -> Iterator[Rule]:
         if deny.action != "deny":
             continue
         for side, denied in deny.nets.items():
-            included = [net for p in records if p.action == "permit" and p.group == deny.group
-                        and p.order >= deny.order and _broader(deny, p, side)
-                        for _, _, net in p.nets.get(side, [])]
+            included = list(dict.fromkeys(net for p in records if p.action == "permit"
+                                          and p.group == deny.group and p.order >= deny.order
+                                          and _broader(deny, p, side) for _, _, net in p.nets.get(side, [])))
             if included:
                 what = "a deny numbered before its allow, the lowest number deciding"
                 yield included, denied, what

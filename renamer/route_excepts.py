@@ -128,9 +128,10 @@ def _routes(data: bytes) -> Iterator[Rule]:
             routes.extend(_nettools(data))
         routes.extend(_openvpn(data))
     for route in routes:
-        included = [r.net for r in routes if r.table == route.table and r.net.version == route.net.version
-                    and (_inside(route.net, r.net)
-                         or (r.net == route.net and route.rejects and not r.rejects))]
+        included = list(dict.fromkeys(r.net for r in routes if r.table == route.table
+                                      and r.net.version == route.net.version
+                                      and (_inside(route.net, r.net)
+                                           or (r.net == route.net and route.rejects and not r.rejects))))
         if included:
             what = "a more specific route, the longest match deciding"
             yield included, [(route.start, route.end, route.net)], what

@@ -7,7 +7,9 @@ them; routes go through `ip route` in a fresh network namespace where `unshare -
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -15,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.testing.repos import Run, make_repo, snapshot
+from tests.testing.unprivileged import shared_folder
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
 
@@ -287,3 +290,109 @@ def test_a_more_specific_route_left_a_part_follows_in_a_netns_and_a_written_one_
     assert checked.exit_code == 1, checked.stdout
     for where in ("routes.sh:2:", "frr.conf:2:", "deploy.yaml:4:"):
         assert where in checked.stdout and "residual (tool-refuses)" in checked.stdout, (where, checked.stdout)
+
+
+# -- 11, 12: pg_hba ----------------------------------------------------------------------------------
+
+ROLE_VARS = """postgresql_hba_entries:
+  - {type: local, database: all, user: postgres, auth_method: peer}
+  - {type: host, database: all, user: all, address: 'PART', auth_method: reject}
+  - {type: host, database: all, user: all, address: 'WHOLE', auth_method: scram-sha-256}
+  - {type: host, database: all, user: all, address: '2001:db8:a::/56', auth_method: reject}
+  - {type: host, database: all, user: all, address: '2001:db8:a::/48', auth_method: scram-sha-256}
+"""
+HBA = "local all all trust\nhost all all PART reject\nhostssl all app WHOLE scram-sha-256\n"
+
+
+def _hba(part: str, whole: str) -> dict[str, str]:
+    return {name: text.replace("PART", part).replace("WHOLE", whole)
+            for name, text in (("group_vars/dbservers.yml", ROLE_VARS), ("db2/pg_hba.conf", HBA))}
+
+
+def _postgres_reads(hba: str) -> list[tuple[str, str, str, str | None]]:
+    """PostgreSQL's own reading of a pg_hba.conf (pg_hba_file_rules, in single-user mode, run as
+    nobody where the tests run as root): each line's type, network, method and error."""
+    data = shared_folder("renamer-pg-")
+    try:
+        return _read_hba(hba, data)
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def _read_hba(hba: str, data: Path) -> list[tuple[str, str, str, str | None]]:
+    as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
+    if as_user:
+        os.chown(data, 65534, 65534)
+    made = subprocess.run([*as_user, "initdb", "-D", str(data / "d"), "-A", "trust", "-U", "postgres"],
+                          capture_output=True, text=True, check=False)
+    assert made.returncode == 0, made.stderr
+    (data / "d" / "pg_hba.conf").write_text(hba)
+    query = ("select type || '|' || coalesce(address, '') || '|' || coalesce(netmask, '') || '|' || "
+             "coalesce(auth_method, '') || '|' || coalesce(error, '') as row from pg_hba_file_rules "
+             "order by line_number;\n")
+    done = subprocess.run([*as_user, "postgres", "--single", "-D", str(data / "d"), "postgres"], input=query,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    rows = []
+    for value in re.findall(r'row = "([^"]*)"', done.stdout):
+        kind, address, mask, method, error = value.split("|")
+        net = str(ipaddress.ip_network(f"{address}/{mask}")) if address else ""
+        rows.append((kind, net, method, error or None))
+    return rows
+
+
+def test_pg_hba_reject_before_the_entry_admitting_the_network_refuses(run: Run, tmp_path: Path) -> None:
+    """The role's `postgresql_hba_entries` (flow mappings, IPv6 /48 -> /56 too) and a pg_hba.conf
+    whose `host` reject precedes a `hostssl` entry for one user: /24 -> /25 in place, /23 -> /24, a
+    move onto 10.0.60.0/25: refused at each reject, nothing written."""
+    for old, new, part in (("10.0.48.0/24", "10.0.48.0/25", "10.0.48.0/25"),
+                           ("10.0.48.0/23", "10.0.48.0/24", "10.0.48.0/24"),
+                           ("10.0.48.0/24", "10.0.60.0/25", "10.0.48.0/25")):
+        root = _repo(tmp_path, _hba(part, old), f"{old}: {new}, 2001:db8:a::/48: 2001:db8:a::/56")
+        before = snapshot(root)
+        done = run(root, "sweep", "--commit")
+        assert done.exit_code == 3, (old, new, done.stdout + done.stderr)
+        assert snapshot(root) == before
+        for where in ("group_vars/dbservers.yml:3: tool-refuses", "group_vars/dbservers.yml:5: tool-refuses",
+                      "db2/pg_hba.conf:2: tool-refuses"):
+            assert where in done.stderr, (where, done.stderr)
+        assert "a pg_hba `reject` before the entry that admits it" in done.stderr
+
+
+def test_pg_hba_reject_left_a_part_postgres_reads_it_and_a_written_one_fails_verify(run: Run,
+                                                                                    tmp_path: Path) -> None:
+    """A /26 reject under /24 -> /25: written, exit 0; PostgreSQL reads the swept pg_hba.conf without
+    error, the reject /26 first and the hostssl entry at the new /25 after it, so the rest of the
+    new network is still admitted. Files main's sweep wrote: verify fails."""
+    root = _repo(tmp_path, _hba("10.0.48.0/26", "10.0.48.0/24"), "10.0.48.0/24: 10.0.48.0/25")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    rows = _postgres_reads((root / "db2/pg_hba.conf").read_text())
+    assert rows == [("local", "", "trust", None), ("host", "10.0.48.0/26", "reject", None),
+                    ("hostssl", "10.0.48.0/25", "scram-sha-256", "hostssl record cannot match because SSL is disabled")]
+    here = ipaddress.ip_address("10.0.48.100")
+    first = next(r for r in rows if r[1] and here in ipaddress.ip_network(r[1]))
+    assert first[2] == "scram-sha-256"
+    assert run(root, "verify", "--strict").exit_code == 0
+    root = _repo(tmp_path, _hba("10.0.48.0/25", "10.0.48.0/25"), "10.0.48.0/24: 10.0.48.0/25")
+    checked = run(root, "verify", "--strict")
+    assert checked.exit_code == 1, checked.stdout
+    for where in ("group_vars/dbservers.yml:3:", "db2/pg_hba.conf:2:"):
+        assert where in checked.stdout and "residual (tool-refuses)" in checked.stdout, (where, checked.stdout)
+
+
+def test_pg_hba_words_and_methods_shown_in_the_diff(run: Run, tmp_path: Path) -> None:
+    """12: a pg_hba.conf pair a shrink makes one key is refused in PostgreSQL's words, not as an ssh
+    Host block; `auth_method:` values are printed in the dry run's diff, not masked as secrets."""
+    files = {"pg_hba.conf": "host all all 10.0.48.0/25 reject\nhost all all 10.0.48.0/24 scram-sha-256\n",
+             "vars.yml": "postgresql_hba_entries:\n"
+                         "  - {type: host, database: all, user: all, address: '10.0.48.0/24', auth_method: md5}\n"
+                         "  - {type: host, database: db2, user: all, address: '10.0.48.0/24', auth_method: trust}\n"}
+    root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.48.0/25")
+    done = run(root, "sweep", "--dry-run")
+    out = done.stdout + done.stderr
+    assert "ssh Host block" not in out, out
+    assert ("both would be the pg_hba entry host all all 10.0.48.0/25 (PostgreSQL takes the first line that "
+            "matches: the later one is never reached)") in out, out
+    assert "+  - {type: host, database: all, user: all, address: '10.0.48.0/25', auth_method: md5}" in out, out
+    assert "auth_method: trust}" in out and "****" not in out and "hold secrets" not in out, out

@@ -61,8 +61,10 @@ def no_secret(words: list[str], value: str) -> bool:
     text, quoted = _bare(value)
     if not text:
         return False  # empty: what a secret's placeholder looks like (`API_KEY=""`)
-    if "method" in words and text.lower() in _AUTH_METHODS:
-        return True  # `auth_method: md5`: the name of a method, no secret (t33-33 finding 12)
+    if words[-1:] == ["method"] or ("method" in words and text.lower() in _AUTH_METHODS):
+        # `auth_method: md5`, `auth_method: "{{ postgresql_auth_method }}"`: a key naming a method
+        # holds the name of one (or what chooses it), no secret (t33-33 finding 12)
+        return True
     if not quoted and _LITERAL.match(text):
         return True
     if _QUANTITY.match(text) is None or not any(word in _QUANTITY_WORDS for word in words):

@@ -8,7 +8,8 @@ import pytest
 from renamer.masking import hides, mask_line
 
 
-@pytest.mark.parametrize("method", ["md5", "trust", "reject", "scram-sha-256", "peer", "password", "'md5'"])
+@pytest.mark.parametrize("method", ["md5", "trust", "reject", "scram-sha-256", "peer", "password", "'md5'",
+                                    '"{{ postgresql_auth_method }}"'])
 def test_an_authentication_method_under_a_method_key_is_shown(method: str) -> None:
     assert not hides("auth_method", method)
     assert not hides("method", method)
@@ -16,7 +17,7 @@ def test_an_authentication_method_under_a_method_key_is_shown(method: str) -> No
     assert mask_line(line) == line
 
 
-@pytest.mark.parametrize(("name", "value"), [("auth_method", "hunter2-xyz"), ("auth", "md5"),
-                                             ("auth_token", "trust"), ("password", "md5")])
+@pytest.mark.parametrize(("name", "value"), [("auth", "md5"), ("auth_token", "trust"), ("password", "md5"),
+                                             ("auth_method_secret", "hunter2-xyz")])
 def test_anything_else_under_a_secret_key_is_still_masked(name: str, value: str) -> None:
     assert hides(name, value)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from renamer.names import IPNetwork
@@ -38,6 +38,7 @@ _BODY = re.compile(rb"(?:line[ \t]+[0-9]+[ \t]+)?(?:(?:extended|standard|webtype
                    rb"(?:dynamic[ \t]+\S+[ \t]+)?(deny|permit)[ \t]+")
 _NAMED = re.compile(rb"(?m)^(?:ip|ipv4|ipv6|mac)[ \t]+access-list[ \t]+(?:(?:extended|standard|resequence)"
                     rb"[ \t]+)?([^ \t\r\n]+)[^\r\n]*$")
+_COLUMN_0 = re.compile(rb"(?m)^[^ \t\r\n!]")
 _ENTRY = re.compile(rb"(?m)^[ \t]+(?:([0-9]+)[ \t]+)?(deny|permit)[ \t]+([^\r\n]*)$")
 _ALL_PROTOCOLS = {b"ip", b"ipv4", b"ipv6", b"any", b"0"}
 _ANY = {b"any", b"any4", b"any6"}
@@ -147,12 +148,8 @@ def _cisco(data: bytes) -> Iterator[Entry]:
         yield from _entry(b"acl " + x.group(1), (0, index), body.group(1).decode(), data,
                           x.start(2) + body.end(), x.end(2))
     for header in _NAMED.finditer(data):
-        entries: list[re.Match[bytes]] = []
-        for index, y in enumerate(_ENTRY.finditer(data, header.end())):
-            between = data[header.end() if index == 0 else entries[-1].end():y.start()]
-            if re.search(rb"(?m)^[^ \t\r\n!]", between):  # the list ended: a line at column 0
-                break
-            entries.append(y)
+        ended = _COLUMN_0.search(data, header.end() + 1)  # the list ends at a line at column 0
+        entries = list(_ENTRY.finditer(data, header.end(), ended.start() if ended else len(data)))
         numbered = all(y.group(1) is not None for y in entries)
         for index, y in enumerate(entries):
             order = (int(y.group(1)), 0) if numbered else (0, index)
@@ -242,17 +239,18 @@ def _broader(deny: Entry, permit: Entry) -> bool:
     return all(d is None or (i < len(permit.rest) and d == permit.rest[i]) for i, d in enumerate(deny.rest))
 
 
-def rules(data: bytes) -> Iterator[Rule]:
+def rules(data: bytes, wanted: Collection[IPNetwork] | None = None) -> Iterator[Rule]:
     """Each deny entry with the later permits of its list it would except from (module doc)."""
     entries: list[Entry] = []
     if b"access-list" in data and b"deny" in data:
         entries.extend(_cisco(data))
     if b"filter" in data and b"term" in data and (b"discard" in data or b"reject" in data):
         entries.extend(_junos(data))
+    permits = [p for p in entries if p.action == "permit" and (wanted is None or p.net in wanted)]
     for deny in entries:
         if deny.action != "deny":
             continue
-        included = list(dict.fromkeys(p.net for p in entries if p.action == "permit" and p.group == deny.group
+        included = list(dict.fromkeys(p.net for p in permits if p.group == deny.group
                                       and p.side == deny.side and p.order > deny.order and _broader(deny, p)))
         if included:
             kind = ("a JunOS filter's discarding term" if deny.group.startswith(b"filter ")

@@ -214,14 +214,18 @@ def except_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]
         yield from _key_hits(data, moves)
     for included, excluded, what in except_lines.rules(data):
         yield from covering(data, included, excluded, moves, what)
-    for included, excluded, what in acl_rules.rules(data):  # t33-33 finding 22
-        yield from covering(data, included, excluded, moves, what)
-    for included, excluded, what in numbered_rules.rules(data):  # t33-33 finding 18
-        yield from covering(data, included, excluded, moves, what)
-    for included, excluded, what in route_excepts.rules(data):  # t33-33 finding 08
-        yield from covering(data, included, excluded, moves, what)
-    for included, excluded, what in hba_rules.rules(data):  # t33-33 finding 11
-        yield from covering(data, included, excluded, moves, what)
+    if _names_a_move(data, moves):  # t33-33 findings 22, 18, 08, 11: first and longest match
+        wanted = {net for m in moves if m.resized for net in (m.old, m.new)}
+        for module in (acl_rules, numbered_rules, route_excepts, hba_rules):
+            for included, excluded, what in module.rules(data, wanted):
+                yield from covering(data, included, excluded, moves, what)
+
+
+def _names_a_move(data: bytes, moves: Sequence[PrefixMove]) -> bool:
+    """Whether the file may name a resized network, old or new (an IPv4 one by its address as
+    written; an IPv6 one has too many spellings to tell)."""
+    return any(m.old.version == 6 or str(m.old.network_address).encode() in data
+               or str(m.new.network_address).encode() in data for m in moves if m.resized)
 
 
 def _key_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:

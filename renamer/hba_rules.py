@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from renamer.names import IPNetwork
@@ -125,17 +125,18 @@ def _broader(reject: _Entry, entry: _Entry) -> bool:
             and reject.user in (b"all", entry.user))
 
 
-def rules(data: bytes) -> Iterator[Rule]:
+def rules(data: bytes, wanted: Collection[IPNetwork] | None = None) -> Iterator[Rule]:
     """Each reject entry with the later entries of its file it would except from (module doc)."""
     if b"reject" not in data:
         return
     entries = list(_lines(data)) if b"host" in data else []
     if b"method" in data:
         entries.extend(_items(data))
+    admits = [e for e in entries if e.method != b"reject" and (wanted is None or e.net in wanted)]
     for reject in entries:
         if reject.method != b"reject":
             continue
-        included = list(dict.fromkeys(e.net for e in entries if e.group == reject.group
+        included = list(dict.fromkeys(e.net for e in admits if e.group == reject.group
                                       and e.order > reject.order and e.method != b"reject"
                                       and _broader(reject, e)))
         if included:

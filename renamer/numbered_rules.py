@@ -22,9 +22,10 @@ each of its other fields (protocol, ports, the other side's addresses) is the al
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from renamer.names import IPNetwork
@@ -67,31 +68,34 @@ def _network(text: bytes) -> IPNetwork | None:
         return None
 
 
-def _enclosing(data: bytes, pos: int) -> int | None:
-    """The offset of the `{` or `[` that opens the innermost bracket around `pos` (None: none)."""
-    depth = 0
-    for at in range(pos - 1, max(-1, pos - 20000), -1):
-        char = data[at]
-        if char in b"}]":
-            depth += 1
-        elif char in b"{[":
-            if depth == 0:
-                return at
-            depth -= 1
-    return None
+class _Brackets:
+    """The file's `{ }` and `[ ]` pairs, read once: the innermost one around a position, where one
+    closes (quotes not read: a bracket inside a string counts)."""
 
+    def __init__(self, data: bytes) -> None:
+        self.opens: list[int] = []
+        self.closes: list[int] = []
+        self.parents: list[int] = []
+        stack: list[int] = []
+        for x in re.finditer(rb"[{}\[\]]", data):
+            if x.group() in (b"{", b"["):
+                self.parents.append(stack[-1] if stack else -1)
+                stack.append(len(self.opens))
+                self.opens.append(x.start())
+                self.closes.append(len(data))
+            elif stack:
+                self.closes[stack.pop()] = x.start()
 
-def _closing(data: bytes, at: int) -> int:
-    depth = 0
-    for end in range(at, min(len(data), at + 40000)):
-        char = data[end]
-        if char in b"{[":
-            depth += 1
-        elif char in b"}]":
-            depth -= 1
-            if depth == 0:
-                return end
-    return len(data)
+    def enclosing(self, pos: int) -> int | None:
+        """The offset of the bracket that opens the innermost pair around `pos`."""
+        index = bisect.bisect_left(self.opens, pos) - 1
+        while index >= 0 and self.closes[index] < pos:
+            index = self.parents[index]
+        return self.opens[index] if index >= 0 else None
+
+    def closing(self, at: int) -> int:
+        index = bisect.bisect_left(self.opens, at)
+        return self.closes[index] if index < len(self.opens) and self.opens[index] == at else at
 
 
 def _yaml_record(data: bytes, line_start: int, column: int) -> tuple[int, int]:
@@ -135,29 +139,29 @@ class _Record:
     fields: dict[str, bytes]
 
 
-def _value(data: bytes, at: int, end: int) -> tuple[int, int]:
+def _value(data: bytes, at: int, end: int, brackets: _Brackets) -> tuple[int, int]:
     """The span of a key's value starting at `at`: a bracketed list to its bracket, else to the line's end,
     a `,` or `}`."""
     if data[at:at + 1] == b"[":
-        return at, min(end, _closing(data, at) + 1)
+        return at, min(end, brackets.closing(at) + 1)
     stop = re.compile(rb"[,}\r\n]|[ \t]+#").search(data, at, end)
     return at, stop.start() if stop else end
 
 
-def _record(data: bytes, found: re.Match[bytes]) -> _Record | None:
+def _record(data: bytes, found: re.Match[bytes], brackets: _Brackets) -> _Record | None:
     line_start = data.rfind(b"\n", 0, found.start()) + 1
     head = data[line_start:found.start()]
     braced = found.group(2) == b"=" or data[found.start():found.start() + 1] == b'"' or b"{" in head
     if braced:
-        opened = _enclosing(data, found.start())
+        opened = brackets.enclosing(found.start())
         if opened is None:
             return None
-        start, end = opened + 1, _closing(data, opened)
-        parent = _enclosing(data, opened)
+        start, end = opened + 1, brackets.closing(opened)
+        parent = brackets.enclosing(opened)
         words = data[data.rfind(b"\n", 0, opened) + 1:opened].split()
         header = words[0] if words else b""
         if header.strip(b"\"'").lower().startswith(b"properties") and parent is not None:
-            parent = _enclosing(data, parent)  # ARM/CloudFormation: the rule's object, then its list
+            parent = brackets.enclosing(parent)  # ARM/CloudFormation: the rule's object, then its list
         place = b"file"
         if parent is not None and (header in (b"ingress", b"egress", b"security_rule")
                                    or data[parent:parent + 1] == b"["):
@@ -172,7 +176,7 @@ def _record(data: bytes, found: re.Match[bytes]) -> _Record | None:
     action = None
     for key in _KEY.finditer(data, start, end):
         name = _norm(key.group(1))
-        vstart, vend = _value(data, key.end(), end)
+        vstart, vend = _value(data, key.end(), end, brackets)
         value = data[vstart:vend].strip().strip(b"\"'").strip()
         if name in _ACTION_KEYS:
             action = _ACTION_WORDS.get(value.lower())
@@ -203,17 +207,20 @@ def _broader(deny: _Record, permit: _Record, side: str) -> bool:
     return True
 
 
-def rules(data: bytes) -> Iterator[Rule]:
+def rules(data: bytes, wanted: Collection[IPNetwork] | None = None) -> Iterator[Rule]:
     """Each deny with the allows numbered after it of its list it would except from (module doc)."""
     if not re.search(rb"(?i)deny", data):
         return
-    records = [r for x in _ORDER.finditer(data) if (r := _record(data, x)) is not None]
+    brackets = _Brackets(data)
+    records = [r for x in _ORDER.finditer(data) if (r := _record(data, x, brackets)) is not None]
+    permits = [p for p in records if p.action == "permit"
+               and (wanted is None or any(n in wanted for nets in p.nets.values() for _, _, n in nets))]
     for deny in records:
         if deny.action != "deny":
             continue
         for side, denied in deny.nets.items():
-            included = list(dict.fromkeys(net for p in records if p.action == "permit"
-                                          and p.group == deny.group and p.order >= deny.order
+            included = list(dict.fromkeys(net for p in permits
+                                          if p.group == deny.group and p.order >= deny.order
                                           and _broader(deny, p, side) for _, _, net in p.nets.get(side, [])))
             if included:
                 what = "a deny numbered before its allow, the lowest number deciding"

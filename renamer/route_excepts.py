@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from renamer.names import IPNetwork
@@ -118,7 +118,7 @@ def _openvpn(data: bytes) -> Iterator[_Route]:
             yield _Route(b"openvpn", x.start(2), x.end(2), net, _rejects(x.group(3)))
 
 
-def _routes(data: bytes) -> Iterator[Rule]:
+def _routes(data: bytes, wanted: Collection[IPNetwork] | None) -> Iterator[Rule]:
     routes: list[_Route] = []
     if b"route" in data:
         if b"ip" in data:
@@ -127,8 +127,9 @@ def _routes(data: bytes) -> Iterator[Rule]:
         if b"-net" in data:
             routes.extend(_nettools(data))
         routes.extend(_openvpn(data))
+    wider = [r for r in routes if wanted is None or r.net in wanted]
     for route in routes:
-        included = list(dict.fromkeys(r.net for r in routes if r.table == route.table
+        included = list(dict.fromkeys(r.net for r in wider if r.table == route.table
                                       and r.net.version == route.net.version
                                       and (_inside(route.net, r.net)
                                            or (r.net == route.net and route.rejects and not r.rejects))))
@@ -162,9 +163,9 @@ def _istio(data: bytes) -> Iterator[Rule]:
             yield included, excluded, f"`exclude{suffix.decode()}` beside `include{suffix.decode()}`"
 
 
-def rules(data: bytes) -> Iterator[Rule]:
+def rules(data: bytes, wanted: Collection[IPNetwork] | None = None) -> Iterator[Rule]:
     """Each more specific route or excluded range with the wider ones it takes addresses from."""
     if b"route" in data:
-        yield from _routes(data)
+        yield from _routes(data, wanted)
     if b"exclude" in data and b"IPRanges" in data:
         yield from _istio(data)

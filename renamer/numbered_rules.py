@@ -54,6 +54,7 @@ _FIELD_KEYS = {"protocol", "fromport", "toport", "portrange", "sourceportrange",
 _PORT_KEYS = {"fromport", "toport", "portrange", "sourceportrange", "destinationportrange", "ports",
               "sourceportranges", "destinationportranges"}
 _WILD = {b"-1", b"*", b"all", b"any", b"0.0.0.0/0", b"::/0", b"internet", b"", b"[]", b"['*']", b'["*"]'}
+_INLINE = (b"ingress", b"egress", b"security_rule")  # HCL's inline rule blocks, their kind a list of its own
 _MOST = 60  # lines of a YAML record, at most
 
 
@@ -163,10 +164,10 @@ def _record(data: bytes, found: re.Match[bytes], brackets: _Brackets) -> _Record
         if header.strip(b"\"'").lower().startswith(b"properties") and parent is not None:
             parent = brackets.enclosing(parent)  # ARM/CloudFormation: the rule's object, then its list
         place = b"file"
-        if parent is not None and (header in (b"ingress", b"egress", b"security_rule")
+        if parent is not None and (header in _INLINE
                                    or data[parent:parent + 1] == b"["):
             place = b"%d" % parent  # the resource or list the rule is in
-        scope = place + b" " + header
+        scope = place + (b" " + header if header in _INLINE else b"")  # a rule's own name is no list
     else:
         column = len(head) - len(head.lstrip(b" \t-")) if head.lstrip().startswith(b"-") else len(head)
         start, end = _yaml_record(data, line_start, column)

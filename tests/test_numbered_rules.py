@@ -128,8 +128,15 @@ ARM = """{"type": "Microsoft.Network/networkSecurityGroups", "properties": {"sec
 ]}}
 """
 
+CFN_JSON = """{"Resources": {
+ "Deny": {"Type": "AWS::EC2::NetworkAclEntry", "Properties": {"NetworkAclId": {"Ref": "Acl"}, "RuleNumber": 100,
+   "Protocol": -1, "RuleAction": "deny", "Egress": false, "CidrBlock": "10.0.48.0/25"}},
+ "Allow": {"Type": "AWS::EC2::NetworkAclEntry", "Properties": {"NetworkAclId": {"Ref": "Acl"}, "RuleNumber": 200,
+   "Protocol": -1, "RuleAction": "allow", "Egress": false, "CidrBlock": "10.0.48.0/24"}}}}
+"""
 
-@pytest.mark.parametrize("text", [AWS, INLINE, AZURE, GCP, CFN, ARM])
+
+@pytest.mark.parametrize("text", [AWS, INLINE, AZURE, GCP, CFN, ARM, CFN_JSON])
 def test_a_deny_numbered_before_the_allow_of_the_whole_refuses_a_shrink(text: str) -> None:
     assert _refused("10.0.48.0/24", "10.0.48.0/25", text) == ["10.0.48.0/25"]
     assert _refused("10.0.48.0/24", "10.0.60.0/25", text) == ["10.0.48.0/25"]  # lands there by offset

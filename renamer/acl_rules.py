@@ -10,7 +10,9 @@ of part of a network before the permit of the whole is an exclusion, judged by
   NAME` (`10 deny ip 10.0.48.0/25 any`), IOS-XR `ipv4 access-list NAME`;
 * JunOS firewall filters, set commands or the brace form: a term whose `from` names part of the
   network (`source-address`, `destination-address`, `address`, `prefix-list` aside) and whose `then`
-  discards or rejects, before a term that accepts the whole.
+  discards or rejects, before a term that accepts the whole;
+* Calico policies (projectcalico.org/v3): `- action: Deny` with `source:`/`destination:` `nets:`
+  before `- action: Allow` in one `ingress:` or `egress:` list (first match within a policy).
 
 A deny counts only where it matches every packet of the permit it precedes but for the network: the
 same list, the same side (source or destination), the protocol the same or all (`ip`, `ipv6`), the
@@ -230,6 +232,71 @@ def _junos(data: bytes) -> Iterator[Entry]:
             yield Entry(group, (0, term.order), term.action, match, start, end, net, others)
 
 
+# -- Calico's rules: a policy's `ingress:` / `egress:` list, the first rule that matches deciding ----
+
+_CALICO = re.compile(rb"(?m)^([ \t]*)-[ \t]+action:[ \t]*[\"']?(Deny|Allow)[\"']?[ \t]*\r?$")
+_NETS = re.compile(rb"(?m)^[ \t]*nets:[ \t]*(.*)$")
+_SIDE = re.compile(rb"(?m)^[ \t]*(source|destination):")
+_MOST = 40  # lines of one rule, at most
+
+
+def _calico(data: bytes) -> Iterator[Entry]:
+    """Calico (projectcalico.org/v3) rules written with `action:` first in each list item, as its
+    documentation writes them: each `nets:` of `source:` or `destination:` (a flow list or a block
+    list under it); the rule's other lines (protocol, ports, selectors) are its other fields."""
+    for index, x in enumerate(_CALICO.finditer(data)):
+        column = len(x.group(1))
+        end = x.end()
+        for _ in range(_MOST):  # the item's lines: indented past its dash
+            nxt = data.find(b"\n", end + 1)
+            nxt = len(data) if nxt < 0 else nxt
+            text = data[end + 1:nxt]
+            if end >= len(data) or (text.strip() and len(text) - len(text.lstrip(b" \t")) <= column):
+                break
+            end = nxt
+        parent = x.start()  # the list's key line (`ingress:`): the nearest line above less indented
+        for _ in range(4000):
+            if parent <= 0:
+                break
+            parent = data.rfind(b"\n", 0, parent - 1) + 1
+            text = data[parent:data.find(b"\n", parent)]
+            if text.strip() and len(text) - len(text.lstrip(b" \t")) < column:
+                break
+        group = b"calico %d %d" % (column, parent)
+        sides = [(y.start(), y.group(1)) for y in _SIDE.finditer(data, x.end(), end)]
+        nets: list[tuple[bytes, int, int, IPNetwork]] = []
+        spans: list[tuple[int, int]] = []
+        for y in _NETS.finditer(data, x.end(), end):
+            side = next((name for at, name in reversed(sides) if at < y.start()), b"")
+            value_end = y.end()
+            if not y.group(1).strip():  # a block list under `nets:`
+                while True:
+                    nxt = data.find(b"\n", value_end + 1)
+                    nxt = len(data) if nxt < 0 else nxt
+                    if not data[value_end + 1:nxt].lstrip().startswith(b"- ") or nxt > end:
+                        break
+                    value_end = nxt
+            spans.append((y.start(), value_end))
+            for z in re.finditer(_ADDRESS + rb"/[0-9]{1,3}", data[y.start(1):value_end]):
+                net = _network(z.group())
+                if net is not None:
+                    at = y.start(1) + z.start()
+                    nets.append((side, at, at + len(z.group()), net))
+        rest = tuple(sorted(line.strip() for line in _lines_outside(data, x.end(), end, spans)
+                            if line.strip() and line.strip() not in (b"source:", b"destination:")))
+        action = "deny" if x.group(2) == b"Deny" else "permit"
+        for side, start, stop, net in nets:
+            yield Entry(b"filter " + group, (0, index), action, side, start, stop, net, rest)
+
+
+def _lines_outside(data: bytes, start: int, end: int, spans: list[tuple[int, int]]) -> Iterator[bytes]:
+    at = start
+    for lo, hi in sorted(spans):
+        yield from data[at:lo].split(b"\n")
+        at = hi
+    yield from data[at:end].split(b"\n")
+
+
 def _broader(deny: Entry, permit: Entry) -> bool:
     """Whether the deny matches every packet the permit does, its network aside."""
     if deny.group.startswith(b"filter "):  # JunOS: the deny's conditions, each also the permit's
@@ -246,6 +313,8 @@ def rules(data: bytes, wanted: Collection[IPNetwork] | None = None) -> Iterator[
         entries.extend(_cisco(data))
     if b"filter" in data and b"term" in data and (b"discard" in data or b"reject" in data):
         entries.extend(_junos(data))
+    if b"action" in data and b"Deny" in data and b"nets" in data:
+        entries.extend(_calico(data))
     permits = [p for p in entries if p.action == "permit" and (wanted is None or p.net in wanted)]
     for deny in entries:
         if deny.action != "deny":
@@ -253,7 +322,8 @@ def rules(data: bytes, wanted: Collection[IPNetwork] | None = None) -> Iterator[
         included = list(dict.fromkeys(p.net for p in permits if p.group == deny.group
                                       and p.side == deny.side and p.order > deny.order and _broader(deny, p)))
         if included:
-            kind = ("a JunOS filter's discarding term" if deny.group.startswith(b"filter ")
+            kind = ("a Calico rule's `Deny`" if deny.group.startswith(b"filter calico")
+                    else "a JunOS filter's discarding term" if deny.group.startswith(b"filter ")
                     else "an ACL's `deny`")
             what = f"{kind} before its permit, the first match deciding"
             yield included, [(deny.start, deny.end, deny.net)], what

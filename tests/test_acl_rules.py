@@ -44,6 +44,22 @@ JUNOS_BRACES = """firewall {
 }
 """
 
+CALICO = """apiVersion: projectcalico.org/v3
+kind: NetworkPolicy
+spec:
+  ingress:
+    - action: Deny
+      source:
+        nets:
+          - 10.0.48.0/25
+    - action: Allow
+      protocol: TCP
+      source:
+        nets: [10.0.48.0/24]
+      destination:
+        ports: [443]
+"""
+
 
 @pytest.mark.parametrize(("text", "denied"), [
     (IOS, "10.0.48.0 0.0.0.127"),
@@ -64,6 +80,7 @@ JUNOS_BRACES = """firewall {
      "set firewall family inet filter LAN term lan from source-address 10.0.48.0/24\n"
      "set firewall family inet filter LAN term lan then accept\n", "10.0.48.0/25"),
     (JUNOS_BRACES, "10.0.48.0/25"),
+    (CALICO, "10.0.48.0/25"),
 ])
 def test_a_deny_of_part_before_the_permit_of_the_whole_refuses_a_shrink(text: str, denied: str) -> None:
     assert _refused("10.0.48.0/24", "10.0.48.0/25", text) == [denied]
@@ -108,6 +125,11 @@ def test_other_lengths_and_ipv6() -> None:
     "set firewall filter A term l from source-address 10.0.48.0/24\nset firewall filter A term l then accept\n",
     "set firewall filter A term p from source-address 10.0.48.0/25\nset firewall filter A term p then count c\n"
     "set firewall filter A term l from source-address 10.0.48.0/24\nset firewall filter A term l then accept\n",
+    # Calico: a deny of one port, a deny in the egress list, the allow first
+    CALICO.replace("    - action: Deny\n", "    - action: Deny\n      protocol: UDP\n"),
+    CALICO.replace("    - action: Allow\n", "  egress:\n    - action: Allow\n"),
+    CALICO.replace("action: Deny", "action: Swap").replace("action: Allow", "action: Deny").replace(
+        "action: Swap", "action: Allow"),
 ])
 def test_no_exclusion_of_the_network_is_none(text: str) -> None:
     assert _refused("10.0.48.0/24", "10.0.48.0/25", text) == []

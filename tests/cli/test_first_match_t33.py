@@ -59,6 +59,9 @@ ACLS = {
                   "            }\n            term lan {\n                from {\n                    source-address "
                   "{\n                        10.0.48.0/OLD;\n                    }\n                }\n"
                   "                then accept;\n            }\n        }\n    }\n}\n",
+    "calico.yaml": "apiVersion: projectcalico.org/v3\nkind: GlobalNetworkPolicy\nspec:\n  ingress:\n"
+                   "    - action: Deny\n      source:\n        nets: [10.0.48.0/PART]\n    - action: Allow\n"
+                   "      source:\n        nets: [10.0.48.0/OLD]\n",
 }
 
 
@@ -92,7 +95,8 @@ def test_router_acls_a_shrink_makes_deny_the_whole_network_refuse(run: Run, tmp_
         assert done.exit_code == 3, (old, new, done.stdout + done.stderr)
         assert snapshot(root) == before
         for where in ("ios.cfg:1: tool-refuses", "ios.cfg:4: tool-refuses: the exclusion 2001:db8:a::/56",
-                      "asa.cfg:1: tool-refuses", "eos.cfg:2: tool-refuses", "junos.conf:7: tool-refuses"):
+                      "asa.cfg:1: tool-refuses", "eos.cfg:2: tool-refuses", "junos.conf:7: tool-refuses",
+                      "calico.yaml:7: tool-refuses"):
             assert where in done.stderr, (where, done.stderr)
         assert "an ACL's `deny` before its permit, the first match deciding" in done.stderr
 

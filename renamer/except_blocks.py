@@ -30,7 +30,15 @@ import ipaddress
 import re
 from collections.abc import Iterator, Sequence
 
-from renamer import except_lines, except_moves, except_views
+from renamer import (
+    acl_rules,
+    except_lines,
+    except_moves,
+    except_views,
+    hba_rules,
+    numbered_rules,
+    route_excepts,
+)
 from renamer.names import IPNetwork
 from renamer.prefix_moves import LengthHit, PrefixMove
 
@@ -215,13 +223,25 @@ def except_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]
     if b"except" in data or b"not" in data or b"Not" in data:
         yield from _key_hits(data, moves)
     rules = list(except_lines.rules(data))
+    views = [*rules, *except_views.rules(data)]
+    if _names_a_move(data, moves):  # t33-33 findings 22, 18, 08, 11: first and longest match
+        wanted = {net for m in moves if m.resized for net in (m.old, m.new)}
+        for module in (acl_rules, numbered_rules, route_excepts, hba_rules):
+            views += module.rules(data, wanted)
     seen = set()
-    for included, excluded, what in [*rules, *except_views.rules(data)]:
+    for included, excluded, what in views:
         for hit in covering(data, included, excluded, moves, what):
-            if (hit.start, hit.end) not in seen:  # a rule another view finds again
+            if (hit.start, hit.end) not in seen:  # a rule another view finds again (pg_hba: two)
                 seen.add((hit.start, hit.end))
                 yield hit
     yield from except_moves.grouped_hits(data, rules, moves)  # t33-33 finding 23: `!a, !b, c`
+
+
+def _names_a_move(data: bytes, moves: Sequence[PrefixMove]) -> bool:
+    """Whether the file may name a resized network, old or new (an IPv4 one by its address as
+    written; an IPv6 one has too many spellings to tell)."""
+    return any(m.old.version == 6 or str(m.old.network_address).encode() in data
+               or str(m.new.network_address).encode() in data for m in moves if m.resized)
 
 
 def _key_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:

@@ -41,6 +41,11 @@ _QUANTITY_WORDS = _COUNTS | frozenset({"limit", "limits", "length", "len", "size
                                        "window", "delay", "history", "threshold", "per", "tpm",
                                        "rpm", "cost", "width", "bytes", "kb", "mb", "gb"})
 
+# PostgreSQL's authentication methods (pg_hba.conf's last field, the geerlingguy.postgresql role's
+# `auth_method`, community.postgresql's `method`), the name of a method under a key naming one.
+_AUTH_METHODS = frozenset({"trust", "reject", "md5", "password", "scram-sha-256", "gss", "sspi", "ident",
+                           "peer", "ldap", "radius", "cert", "pam", "bsd"})
+
 
 def _bare(value: str) -> tuple[str, bool]:
     """`value` without a trailing comment, a trailing comma and its quotes; whether it was quoted."""
@@ -56,6 +61,10 @@ def no_secret(words: list[str], value: str) -> bool:
     text, quoted = _bare(value)
     if not text:
         return False  # empty: what a secret's placeholder looks like (`API_KEY=""`)
+    if words[-1:] == ["method"] or ("method" in words and text.lower() in _AUTH_METHODS):
+        # `auth_method: md5`, `auth_method: "{{ postgresql_auth_method }}"`: a key naming a method
+        # holds the name of one (or what chooses it), no secret (t33-33 finding 12)
+        return True
     if not quoted and _LITERAL.match(text):
         return True
     if _QUANTITY.match(text) is None or not any(word in _QUANTITY_WORDS for word in words):

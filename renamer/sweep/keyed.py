@@ -55,6 +55,10 @@ _DNSMASQ = re.compile(r"^\s*(?P<type>host-record|dhcp-host|address|cname|ptr-rec
 _UNBOUND = re.compile(r"""^\s*(?P<type>local-data|local-data-ptr)\s*:\s*(?P<q>["'])(?P<value>.*)(?P=q)\s*$""")
 # ssh_config: `Host web01 web01.lab` (`host = web01` is an INI or TOML key: values may merge).
 # (Not dhcpd's `host web01 { ... }`: a brace opens a declaration, no ssh block; round 23, #09.)
+# A pg_hba.conf line: its type, database, user and address (with a mask) are its key, PostgreSQL
+# taking the first line that matches (the second of one key is never reached); the method its data.
+_PG_HBA = re.compile(r"^\s*(?P<key>(?:host|hostssl|hostnossl|hostgssenc|hostnogssenc)\s+\S+\s+\S+\s+"
+                     r"(?P<address>[0-9A-Fa-f.:]+/\d+|[0-9.]+\s+[0-9.]+))\s+(?P<method>\S+.*?)\s*(?:#.*)?$")
 _SSH_HOST = re.compile(r"^\s*(?:Host|host|HOST)\s+(?P<names>[^#=\s{][^#={]*?)\s*(?:#.*)?$")
 # A hosts file's line: an address, then its names.
 _HOSTS_LINE = re.compile(r"^\s*(?P<address>[0-9A-Fa-f.:]+(?:%\w+)?)\s+(?P<names>[^#]+?)\s*(?:#.*)?$")
@@ -111,6 +115,10 @@ def line_keys(lines: list[str], *, records: bool = True) -> dict[int, list[Found
                 owner = _absolute(m.group("key"), origin)
             span = m.span("key") if m.group("key") else (0, 0)  # left out: the previous line's
             out[index] = _record(owner, m.group("type"), m.group("data"), span)
+            continue
+        if m := _PG_HBA.match(text):  # no ssh `Host` line (t33-33 finding 12)
+            out[index] = [Found(Key("pg_hba entry", "pg_hba", " ".join(m.group("key").split())),
+                                m.span("address"), m.group("method"))]
             continue
         if found := _words(text, _SSH_HOST, "names", "ssh Host block", "Host", "", lower=True):
             out[index] = found

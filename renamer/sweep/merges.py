@@ -154,10 +154,13 @@ def _meets(first: _Side, second: _Side, groups: dict[str, tuple[str, set[str]]],
         return (f"line {renamed.line + 1} ({lines[renamed.line].strip()!r}) meets line {standing.line + 1} "
                 f"({lines[standing.line].strip()!r})")
     what = ("a CNAME beside other data at " if key.scope == "owner" else f"the {key.what} ") + key.name
+    if key.what == "pg_hba entry":  # t33-33 finding 12: PostgreSQL's words, not a name's
+        what += " (PostgreSQL takes the first line that matches: the later one is never reached)"
+    else:
+        what += ", two things under one name"
     return (f"line {renamed.line + 1}: {renamed.old} would become {renamed.new}, and line "
-            f"{standing.line + 1} already holds it ({lines[standing.line].strip()!r}): both would be {what}, "
-            f"two things under one name; rename one of them, merge the two by hand, or keep line "
-            f"{renamed.line + 1} with a keep rule")
+            f"{standing.line + 1} already holds it ({lines[standing.line].strip()!r}): both would be {what}; "
+            f"rename one of them, merge the two by hand, or keep line {renamed.line + 1} with a keep rule")
 
 
 def _is_record(key: Key) -> bool:

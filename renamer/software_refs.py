@@ -101,6 +101,14 @@ def _regexes(names: frozenset[str]) -> tuple[tuple[re.Pattern[bytes], str, str],
         (re.compile(rb"(?m)(?<![A-Za-z0-9_-])service(?:[ \t]+-\S+)*[ \t]+" + name
                     + rb"(?=(?:\.service)?(?:[ \t]+[a-z-]+)?[ \t]*(?:[;&|)\"'`#]|\r?$))"),
          SOFTWARE, "a service unit of the `service` command"),
+        # a dashboard's icon for the software: Glance's `icon: di:grafana`, Homepage's `icon:
+        # grafana.png`, `si-grafana`, `gethomepage.dev/icon:`, Dashy's `hl-grafana`, an icon set's URL
+        # ending `/grafana.svg`: the icon set's name for the software, not the host (the lead's trial
+        # on zwolsman/homelab: `glance/icon: di:grafana` became `di:dash01`, an icon Glance lacks)
+        (re.compile(rb"(?i)(?<![\w.-])(?:[\w.-]+/)?icon(?:_?url)?[\"']?[ \t]*[:=][ \t]*[\"']?"
+                    rb"(?:[^\s\"'#,}]*/)?(?:(?:di|si|sh|mdi|hl|fa[bsr]?)[:-])?" + name
+                    + rb"(?=(?:\.(?:png|svg|webp|ico))?[\"']?[ \t]*(?:[,}#]|\r?$))", re.M),
+         SOFTWARE, "a dashboard icon's name for the software (`icon: di:NAME`, `NAME.png`)"),
         (re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?[\"']?apiGroups[\"']?[ \t]*:[ \t]*\[[^\]\n]*?[\"' ,\[]"
                     rb"(?:[A-Za-z0-9-]+\.)*" + name + rb"(?=\.[A-Za-z0-9.-]+[\"']?[ \t]*[,\]])"),
          API_GROUP, "a Kubernetes API group (a CRD's name)"),

@@ -44,6 +44,17 @@ def _kept(data: bytes, names: list[str]) -> list[tuple[bytes, str]]:
     (b"- name: install\n  ansible.builtin.apt:\n    name: nginx\n", ["nginx"], [(b"nginx", "software")]),
     (b"kind: Pod\nspec:\n  containers:\n    - name: grafana\n      image: x\n", ["grafana"],
      [(b"grafana", "container-port")]),
+    # a dashboard icon's name is the icon set's for the software (Glance, Homepage, Dashy); a host's
+    # own URL as the icon, or a name no software has, follows
+    (b"  annotations:\n    glance/icon: di:grafana\n", ["grafana"], [(b"grafana", "software")]),
+    (b"- Grafana:\n    icon: si-grafana\n    href: http://grafana:3000\n", ["grafana"],
+     [(b"grafana", "software")]),
+    (b'gethomepage.dev/icon: "grafana.png"\r\n', ["grafana"], [(b"grafana", "software")]),
+    (b"icon: https://cdn.jsdelivr.net/gh/walkxcode/dashboard-icons/svg/grafana.svg\n", ["grafana"],
+     [(b"grafana", "software")]),
+    (b'{"icon": "hl-grafana", "url": "http://grafana/"}', ["grafana"], [(b"grafana", "software")]),
+    (b"icon: http://grafana:3000/favicon.ico\n", ["grafana"], []),
+    (b"icon: di:pve2\n", ["pve2"], []),
     (b"kind: Pod\nspec:\n  containers:\n    - name: web01\n      image: busybox\n", ["web01"], []),
 ])
 def test_spans(data: bytes, names: list[str], kept: list[tuple[bytes, str]]) -> None:

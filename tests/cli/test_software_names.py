@@ -212,3 +212,28 @@ def test_round24_a_container_named_after_its_host_still_follows(
                 allowlist=ALLOW)
     run(root, "sweep", "--commit", "--allow-identity")
     assert (root / "pod.yaml").read_text() == text.replace("web01", "app01")
+
+
+def test_a_dashboard_icon_is_the_softwares_the_hosts_url_beside_it_follows(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """The lead's trial on zwolsman/homelab (`grafana -> dash01`): Glance's `glance/icon: di:grafana`
+    became `di:dash01`, an icon no set has. The icon set's name stays `software`; the ingress host
+    and the URL beside it follow."""
+    app = ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: monitoring\n"
+           "  annotations:\n    glance/icon: di:grafana\n    gethomepage.dev/icon: grafana.png\n"
+           "    gethomepage.dev/href: https://grafana.lab.example\n"
+           "spec:\n  source:\n    helm:\n      valuesObject:\n        ingress:\n          hosts:\n"
+           "            - grafana.lab.example\n")
+    dash = "- Monitoring:\r\n    icon: si-grafana\r\n    href: http://grafana:3000\r\n"
+    root = repo({"app.yaml": app, "services.yaml": dash},
+                config="version: 1\nrenames:\n  hosts: {grafana: dash01}\nallowlist: allow.yaml\n",
+                allowlist=ALLOW)
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    swept = (root / "app.yaml").read_text()
+    assert "glance/icon: di:grafana\n" in swept and "gethomepage.dev/icon: grafana.png\n" in swept
+    assert "https://dash01.lab.example" in swept and "- dash01.lab.example" in swept
+    assert (root / "services.yaml").read_bytes() == dash.replace("http://grafana", "http://dash01").encode()
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    kept = [(r["path"], r["line"]) for r in audit["references"] if r.get("reason") == "software"]
+    assert kept == [("app.yaml", 6), ("app.yaml", 7)]  # `si-grafana` is one word: no host's at all

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
+
 # A line whose first words are an access rule's directive (case-insensitive), up to where its list starts.
-_DIRECTIVE = re.compile(
+_DIRECTIVE = lazy_re.compile(
     rb"(?i)[ \t]*(?:"
     rb"hosts?[ \t]+(?:allow|deny)[ \t]*=|(?:allow|deny)[ \t]+hosts[ \t]*="  # Samba
     rb"|require(?:[ \t]+not)?[ \t]+ip(?=[ \t])"  # Apache 2.4
@@ -36,20 +38,20 @@ _DIRECTIVE = re.compile(
     rb"|(?:mynetworks|trusted_networks|trusted[-_]hosts|ignoreip|allowed[-_]hosts)[ \t]*[=:]"
     rb")")
 # TCP wrappers' files, and access maps whose keys are a client's address or its head.
-_WRAPPERS = re.compile(r"(?:^|/)hosts\.(?:allow|deny)\Z")
-_MAPS = re.compile(r"(?:^|/)(?:[\w.-]*[_.-])?(?:access|access\.db\.txt|access_client)(?:\.txt)?\Z")
+_WRAPPERS = lazy_re.compile(r"(?:^|/)hosts\.(?:allow|deny)\Z")
+_MAPS = lazy_re.compile(r"(?:^|/)(?:[\w.-]*[_.-])?(?:access|access\.db\.txt|access_client)(?:\.txt)?\Z")
 # networks(5) (`/etc/networks`): `name  number`, the number a network's leading octets (`lab  10.0.48`).
-_NETWORKS = re.compile(r"(?:^|/)networks\Z")
+_NETWORKS = lazy_re.compile(r"(?:^|/)networks\Z")
 # A Postfix access(5) or sendmail access-db key whatever the file's name (t29-33, finding 05): first on
 # its line, after a sendmail tag (`Connect:`, `From:`, `GreetPause:`) or none, then an action.
 _PROSE = (".txt", ".md", ".markdown", ".rst", ".adoc")  # a note's `10.0.48  OK` is no map
-_MAP_TAG = re.compile(rb"[ \t]*(?:[A-Za-z][A-Za-z_]*:)?\Z")
-_MAP_ACTION = re.compile(
+_MAP_TAG = lazy_re.compile(rb"[ \t]*(?:[A-Za-z][A-Za-z_]*:)?\Z")
+_MAP_ACTION = lazy_re.compile(
     rb"(?i)[ \t]+(?:ok|reject|relay|discard|dunno|permit|hold|defer|defer_if_permit|defer_if_reject|warn|"
     rb"filter|prepend|redirect|bcc|info|skip|quarantine|error:|[45][0-9][0-9](?![0-9])|(?:permit|reject|check)_\w+"
     rb")(?![\w-])")
 _BEFORE = frozenset(b" \t,=\"'(:")
-_AFTER = re.compile(rb"(?:[ \t,;\"')]|\r?\n|$)")
+_AFTER = lazy_re.compile(rb"(?:[ \t,;\"')]|\r?\n|$)")
 
 
 def in_access_list(data: bytes, start: int, end: int, rel: str = "") -> bool:

@@ -26,7 +26,7 @@ import ipaddress
 import re
 from collections.abc import Iterable
 
-from renamer import mask_nets
+from renamer import lazy_re, mask_nets
 
 # An access rule's words: `allow`, `deny`, `Allow from`, iptables `-s`/`-d`, `hosts allow`, ...
 # (t31 sweep finding 01: and the other spellings of an access rule's source set: Vault's
@@ -34,7 +34,7 @@ from renamer import mask_nets
 # `Match Address`, firewalld `source address=`, Cilium `fromCIDR`/`toCIDRSet` and its `except`, GCP
 # `authorized_networks`, a `*_whitelist`/`*AllowList`/`*_denylist` key, `ingress_cidr_blocks`, nftables
 # `saddr`/`daddr`, Windows' `-RemoteAddress`, an authorized_keys `from="..."` option)
-ACCESS = re.compile(
+ACCESS = lazy_re.compile(
     rb"(?i)(?:(?<![\w-])(?:allow|deny|permit|accept|reject|trusted[\w-]*|allowed[\w-]*|mynetworks|ignoreip"
     rb"|set_real_ip_from|allow-query|allow-recursion|allow-transfer|acl|whitelist|allowlist|source_ranges"
     rb"|sourceRanges|cidr_blocks|ipBlock|loadBalancerSourceRanges|except|remote_ip|client_ip"
@@ -64,17 +64,17 @@ def may_name_access(text: bytes) -> bool:
 
 
 # A pg_hba.conf line (`host all all 10.0.0.70/31 scram-sha-256`): its address field is a client set.
-_PG_HBA = re.compile(rb"[ \t]*host(?:ssl|nossl|gssenc|nogssenc)?[ \t]+[^ \t\n]+[ \t]+[^ \t\n]+[ \t]+\Z")
+_PG_HBA = lazy_re.compile(rb"[ \t]*host(?:ssl|nossl|gssenc|nogssenc)?[ \t]+[^ \t\n]+[ \t]+[^ \t\n]+[ \t]+\Z")
 # A MySQL/MariaDB account's host mask (`'app'@'10.0.0.70/255.255.255.252'`): `@` and a quote before it.
-_ACCOUNT_HOST = re.compile(rb"@['\"`]?\Z")
+_ACCOUNT_HOST = lazy_re.compile(rb"@['\"`]?\Z")
 # A YAML key line (`ipBlock:`, `- toCIDRSet:`, `"except":`) and the key's text
-_KEY_LINE = re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?(?P<key>[A-Za-z_][\w.-]*)[\"']?[ \t]*:(?:[ \t]|$)")
+_KEY_LINE = lazy_re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?(?P<key>[A-Za-z_][\w.-]*)[\"']?[ \t]*:(?:[ \t]|$)")
 # An IPv4 network literal: a prefix length or a dotted mask.
-NET = re.compile(rb"(?<![0-9.])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){3})/(?P<len>[0-9]{1,2}(?![0-9.])"
+NET = lazy_re.compile(rb"(?<![0-9.])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){3})/(?P<len>[0-9]{1,2}(?![0-9.])"
                  rb"|[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.]))")
-_LIST_ITEM = re.compile(rb"[ \t]*-[ \t]")
+_LIST_ITEM = lazy_re.compile(rb"[ \t]*-[ \t]")
 # An item of a list: YAML's `- x`, or a JSON array's item on a line of its own (`  "10.0.0.70/30",`)
-_ITEM = re.compile(rb"[ \t]*(?:-[ \t]|[\"']?[0-9])")
+_ITEM = lazy_re.compile(rb"[ \t]*(?:-[ \t]|[\"']?[0-9])")
 
 
 def network_of(found: re.Match[bytes]) -> ipaddress.IPv4Network | None:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from renamer import kube_config
+from renamer import kube_config, lazy_re
 
 # Where a user account's name begins: each alternative ends right before the name.
-_ACCOUNT = re.compile(
+_ACCOUNT = lazy_re.compile(
     rb"(?:(?<=[\s\"'=:(,])|^)(?:/home/|/Users/|/var/home/|/export/home/)"
     rb"|(?:(?<=[\s\"'=:(,])|^)~(?=[A-Za-z_])"
     rb"|(?i:\b[a-z]:\\+users\\+)"  # C:\Users\NAME, also C:\\Users\\NAME inside a string
@@ -29,7 +29,7 @@ _ACCOUNT = re.compile(
     rb"[\"']?[ \t]*[:=][ \t]*[\"']?",
     re.MULTILINE,
 )
-_GROUP = re.compile(rb"\bchown[ \t]+(?:-[A-Za-z]+[ \t]+)*[A-Za-z0-9_.\-]+:")  # chown user:NAME
+_GROUP = lazy_re.compile(rb"\bchown[ \t]+(?:-[A-Za-z]+[ \t]+)*[A-Za-z0-9_.\-]+:")  # chown user:NAME
 # Every alternative above holds one of these: lines without one are never searched.
 _MARKERS = (b"/home/", b"/Users/", b"~", b"sers\\", b"SERS\\", b"chown", b"chgrp", b"-u", b"su ",
             b"su\t", b"User", b"Group", b"user")
@@ -88,10 +88,10 @@ def _account_starts_at(data: bytes, marker: bytes, low: int, high: int, searched
 _PROVIDERS = (rb"file|docker|swarm|internal|kubernetescrd|kubernetesingress|kubernetesgateway|kubernetes"
               rb"|consulcatalog|consul|nomad|ecs|marathon|rancher|etcd|redis|zookeeper|zk|http|rest"
               rb"|plugin|tailscale|hub")
-_TRAEFIK_REF = re.compile(rb"@(?:" + _PROVIDERS + rb")(?![A-Za-z0-9_.@-])")
+_TRAEFIK_REF = lazy_re.compile(rb"@(?:" + _PROVIDERS + rb")(?![A-Za-z0-9_.@-])")
 # A file that is Traefik's: its name in a label, a key, an image, or a dynamic configuration's
 # sections (`http:` `routers:`, `middlewares:`).
-_TRAEFIK_FILE = re.compile(rb"(?i)traefik|^[ \t]*(?:routers|middlewares)[ \t]*:", re.MULTILINE)
+_TRAEFIK_FILE = lazy_re.compile(rb"(?i)traefik|^[ \t]*(?:routers|middlewares)[ \t]*:", re.MULTILINE)
 
 
 def is_traefik_ref(data: bytes, end: int) -> bool:

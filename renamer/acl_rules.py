@@ -28,20 +28,22 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.names import IPNetwork
 
 Rule = tuple[list[IPNetwork], list[tuple[int, int, IPNetwork]], str]
 
 _ADDRESS = rb"(?:(?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
-_TOKEN = re.compile(rb"[^ \t\r\n]+")
+_TOKEN = lazy_re.compile(rb"[^ \t\r\n]+")
 # `access-list 110 deny ...`, `access-list OUT extended deny ...`, `access-list OUT line 3 extended ...`
-_NUMBERED = re.compile(rb"(?m)^[ \t]*(?:ipv6[ \t]+)?access-list[ \t]+([^ \t\r\n]+)[ \t]+([^\r\n]*)$")
-_BODY = re.compile(rb"(?:line[ \t]+[0-9]+[ \t]+)?(?:(?:extended|standard|webtype)[ \t]+)?"
+_NUMBERED = lazy_re.compile(rb"(?m)^[ \t]*(?:ipv6[ \t]+)?access-list[ \t]+([^ \t\r\n]+)[ \t]+([^\r\n]*)$")
+_BODY = lazy_re.compile(rb"(?:line[ \t]+[0-9]+[ \t]+)?(?:(?:extended|standard|webtype)[ \t]+)?"
                    rb"(?:dynamic[ \t]+\S+[ \t]+)?(deny|permit)[ \t]+")
-_NAMED = re.compile(rb"(?m)^(?:ip|ipv4|ipv6|mac)[ \t]+access-list[ \t]+(?:(?:extended|standard|resequence)"
+_NAMED = lazy_re.compile(
+    rb"(?m)^(?:ip|ipv4|ipv6|mac)[ \t]+access-list[ \t]+(?:(?:extended|standard|resequence)"
                     rb"[ \t]+)?([^ \t\r\n]+)[^\r\n]*$")
-_COLUMN_0 = re.compile(rb"(?m)^[^ \t\r\n!]")
-_ENTRY = re.compile(rb"(?m)^[ \t]+(?:([0-9]+)[ \t]+)?(deny|permit)[ \t]+([^\r\n]*)$")
+_COLUMN_0 = lazy_re.compile(rb"(?m)^[^ \t\r\n!]")
+_ENTRY = lazy_re.compile(rb"(?m)^[ \t]+(?:([0-9]+)[ \t]+)?(deny|permit)[ \t]+([^\r\n]*)$")
 _ALL_PROTOCOLS = {b"ip", b"ipv4", b"ipv6", b"any", b"0"}
 _ANY = {b"any", b"any4", b"any6"}
 _PORT_OPS = {b"eq": 1, b"neq": 1, b"lt": 1, b"gt": 1, b"range": 2}
@@ -234,9 +236,9 @@ def _junos(data: bytes) -> Iterator[Entry]:
 
 # -- Calico's rules: a policy's `ingress:` / `egress:` list, the first rule that matches deciding ----
 
-_CALICO = re.compile(rb"(?m)^([ \t]*)-[ \t]+action:[ \t]*[\"']?(Deny|Allow)[\"']?[ \t]*\r?$")
-_NETS = re.compile(rb"(?m)^[ \t]*nets:[ \t]*(.*)$")
-_SIDE = re.compile(rb"(?m)^[ \t]*(source|destination):")
+_CALICO = lazy_re.compile(rb"(?m)^([ \t]*)-[ \t]+action:[ \t]*[\"']?(Deny|Allow)[\"']?[ \t]*\r?$")
+_NETS = lazy_re.compile(rb"(?m)^[ \t]*nets:[ \t]*(.*)$")
+_SIDE = lazy_re.compile(rb"(?m)^[ \t]*(source|destination):")
 _MOST = 40  # lines of one rule, at most
 
 

@@ -19,22 +19,22 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from renamer import composed_names
+from renamer import composed_names, lazy_re
 from renamer.composed_names import Template
 
-_OCTETS = re.compile(rb"[0-9.]*")
+_OCTETS = lazy_re.compile(rb"[0-9.]*")
 _OCTET_BYTES = frozenset(bytes([b]) for b in b"0123456789.")
-_REVERSE = re.compile(rb"in-addr\.arpa(?![A-Za-z0-9-])", re.I)
+_REVERSE = lazy_re.compile(rb"in-addr\.arpa(?![A-Za-z0-9-])", re.I)
 _LEFT = re.compile(rb"[A-Za-z0-9.]")
 # Where a composition may stand: a template's end before `.` and a digit or a template, a digit
 # and `.` before a template, or a bare `$VAR.` before a template (its literal tail is checked by
 # `might_hold` against the old addresses' last octets); shell quotes may stand around the dot.
-_PROBE = re.compile(rb"[})][\"']*\.[\"']*[0-9$%{]|[0-9]\.[\"']*(?:\$[{A-Za-z_(]|\{\{|%\{)"
+_PROBE = lazy_re.compile(rb"[})][\"']*\.[\"']*[0-9$%{]|[0-9]\.[\"']*(?:\$[{A-Za-z_(]|\{\{|%\{)"
                     rb"|\$[A-Za-z_][A-Za-z0-9_]*[\"']*\.[\"']*(?:\$|\{\{|%\{)|[A-Za-z0-9_][\"']+\.[\"']*[0-9]")
 _BARE_TAIL = rb"\$[A-Za-z_][A-Za-z0-9_]*\.(?:[0-9]{1,3}\.){0,2}"
 # `$((OCT))`, `$(( $OCT ))`: arithmetic of one variable is its value (anything more is computed).
-_ARITHMETIC = re.compile(rb"\$\(\([ \t]*\$?\{?(?P<var>[A-Za-z_][A-Za-z0-9_]*)\}?[ \t]*\)\)")
-_QUOTES = re.compile(rb"[\"']+")
+_ARITHMETIC = lazy_re.compile(rb"\$\(\([ \t]*\$?\{?(?P<var>[A-Za-z_][A-Za-z0-9_]*)\}?[ \t]*\)\)")
+_QUOTES = lazy_re.compile(rb"[\"']+")
 
 
 @dataclass(frozen=True)

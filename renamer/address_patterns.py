@@ -38,7 +38,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from renamer import work
+from renamer import lazy_re, work
 from renamer.regex_guard import UnsafeRegex, compile_untrusted
 
 Net = tuple[ipaddress.IPv4Network, ipaddress.IPv4Network]
@@ -189,7 +189,7 @@ def _token(data: bytes, start: int) -> tuple[int, int] | None:
 
 
 # (up to four backslashes: a regex in a string in JSON, `10\\\\.0` of a Grafana dashboard's PromQL)
-_HEAD = re.compile(r"([0-9]{1,3})(\\{1,4}\.|\[\.\]|\.)")
+_HEAD = lazy_re.compile(r"([0-9]{1,3})(\\{1,4}\.|\[\.\]|\.)")
 
 
 @dataclass(frozen=True)
@@ -247,7 +247,7 @@ def _decide(token: str, offset: int, nets: tuple[Net, ...], pairs: tuple[tuple[s
 
 
 # A template's opener: shell/Terraform `${`, `$(`, `$((`, `$VAR`; Jinja `{{`; Terraform's `%{`.
-_TEMPLATE = re.compile(r"\$[{(A-Za-z_]|\{\{|%\{")
+_TEMPLATE = lazy_re.compile(r"\$[{(A-Za-z_]|\{\{|%\{")
 
 
 def _templated(token: str, offset: int, parsed: _Parsed, nets: tuple[Net, ...]) -> Decision | None:
@@ -285,7 +285,7 @@ def _templated(token: str, offset: int, parsed: _Parsed, nets: tuple[Net, ...]) 
     return None
 
 
-_TAIL = re.compile(rb"(?:\.[0-9]{1,3})+(?![0-9])")
+_TAIL = lazy_re.compile(rb"(?:\.[0-9]{1,3})+(?![0-9])")
 
 
 def _may_lie_in(data: bytes, decision: Decision) -> bool:
@@ -415,7 +415,7 @@ def _by_address(token: str, offset: int, parsed: _Parsed,
 
 
 # A group of alternatives of one octet each, then the token's end, a port or `$`.
-_GROUP = re.compile(r"\((?:\?:)?(?P<alts>[0-9]{1,3}(?:\|[0-9]{1,3})+)\)"
+_GROUP = lazy_re.compile(r"\((?:\?:)?(?P<alts>[0-9]{1,3}(?:\|[0-9]{1,3})+)\)"
                     r"(?=\$?\Z|(?:\\b)?\Z|:)")
 
 

@@ -4,14 +4,14 @@ where it is written."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from renamer import lazy_re
 from renamer.formats.yaml_source import Problems, kind, line_of, shown
 
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+NAME = lazy_re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 
 
 def _reason(entry: dict[str, Any], keypath: str, problems: Problems) -> str:

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from renamer import document_text
+from renamer import document_text, lazy_re
 from renamer.occurrences import Match
 
 LITERALS = (b"kind: Secret", b"binaryData", b"encoding:", b"!!binary", b"base64decode(", b";base64,",
@@ -44,45 +44,47 @@ Find = Callable[[bytes], list[Match]]
 
 _B64 = rb"[A-Za-z0-9+/]+={0,2}"
 # `KEY: value` under a mapping: the value plain or quoted, alone on its line.
-_ENTRY = re.compile(rb"^(?P<indent>[ \t]+)(?:\"[^\"\n]+\"|'[^'\n]+'|[^\s:#][^:\n]*?)[ \t]*:[ \t]+"
+_ENTRY = lazy_re.compile(rb"^(?P<indent>[ \t]+)(?:\"[^\"\n]+\"|'[^'\n]+'|[^\s:#][^:\n]*?)[ \t]*:[ \t]+"
                     rb"(?P<q>[\"']?)(?P<value>" + _B64 + rb")(?P=q)[ \t]*(?:#.*)?\r?$", re.MULTILINE)
-_SECTION = re.compile(rb"^(?P<key>data|binaryData):[ \t]*\r?$", re.MULTILINE)
-_KIND = re.compile(rb"^kind:[ \t]*[\"']?(?P<kind>Secret|ConfigMap)[\"']?[ \t]*\r?$", re.MULTILINE)
-_DOCUMENT = re.compile(rb"^---[^\n]*$", re.MULTILINE)
-_ENCODING = re.compile(rb"^(?P<lead>[ \t]*(?:-[ \t]+)?)encoding:[ \t]*[\"']?(?P<how>[A-Za-z0-9+]+)[\"']?"
+_SECTION = lazy_re.compile(rb"^(?P<key>data|binaryData):[ \t]*\r?$", re.MULTILINE)
+_KIND = lazy_re.compile(rb"^kind:[ \t]*[\"']?(?P<kind>Secret|ConfigMap)[\"']?[ \t]*\r?$", re.MULTILINE)
+_DOCUMENT = lazy_re.compile(rb"^---[^\n]*$", re.MULTILINE)
+_ENCODING = lazy_re.compile(rb"^(?P<lead>[ \t]*(?:-[ \t]+)?)encoding:[ \t]*[\"']?(?P<how>[A-Za-z0-9+]+)[\"']?"
                        rb"[ \t]*\r?$", re.MULTILINE)
-_CONTENT = re.compile(rb"^(?P<lead>[ \t]*(?:-[ \t]+)?)content:[ \t]*(?P<q>[\"']?)(?P<value>" + _B64
+_CONTENT = lazy_re.compile(rb"^(?P<lead>[ \t]*(?:-[ \t]+)?)content:[ \t]*(?P<q>[\"']?)(?P<value>" + _B64
                       + rb"|[|>][-+]?)(?P=q)[ \t]*\r?$", re.MULTILINE)
-_BINARY = re.compile(rb":[ \t]+!!binary[ \t]+(?P<q>[\"']?)(?P<value>" + _B64 + rb")(?P=q)[ \t]*\r?$",
+_BINARY = lazy_re.compile(rb":[ \t]+!!binary[ \t]+(?P<q>[\"']?)(?P<value>" + _B64 + rb")(?P=q)[ \t]*\r?$",
                      re.MULTILINE)
-_DECODE_CALL = re.compile(rb"base64decode\(\s*\"(?P<value>" + _B64 + rb")\"\s*\)")
+_DECODE_CALL = lazy_re.compile(rb"base64decode\(\s*\"(?P<value>" + _B64 + rb")\"\s*\)")
 # a data URL (RFC 2397): base64 by its own syntax, whatever holds it
-_DATA_URL = re.compile(rb"(?i:data):[A-Za-z0-9!#$&^_.+/=;-]*?;(?i:base64),(?P<value>" + _B64 + rb")")
+_DATA_URL = lazy_re.compile(rb"(?i:data):[A-Za-z0-9!#$&^_.+/=;-]*?;(?i:base64),(?P<value>" + _B64 + rb")")
 # a property list's `<data>` (one line, or wrapped over lines)
-_PLIST_DATA = re.compile(rb"<data>[ \t]*(?P<value>[A-Za-z0-9+/=\s]+?)[ \t]*</data>")
+_PLIST_DATA = lazy_re.compile(rb"<data>[ \t]*(?P<value>[A-Za-z0-9+/=\s]+?)[ \t]*</data>")
 # a key whose name says base64 (`user_data_base64 = "..."`, `"contentBase64": "..."`, `ca_b64: ...`)
-_NAMED_KEY = re.compile(rb"(?P<key>[A-Za-z0-9_.-]*(?i:base64|b64)[A-Za-z0-9_.-]*)[\"']?[ \t]*(?:=|:)[ \t]*"
+_NAMED_KEY = lazy_re.compile(
+    rb"(?P<key>[A-Za-z0-9_.-]*(?i:base64|b64)[A-Za-z0-9_.-]*)[\"']?[ \t]*(?:=|:)[ \t]*"
                         rb"(?P<q>[\"']?)(?P<value>" + _B64 + rb")(?P=q)(?=[ \t]*(?:[,;}\]#\r\n]|$))")
 # base64 a script decodes as it runs (break-it round 24, finding 10): a literal piped into
 # `base64 -d` (or `openssl base64 -d`), a here-string, a decoding call of a language's library
-_PIPED = re.compile(rb"\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)*(?P<q>[\"']?)(?P<value>" + _B64
+_PIPED = lazy_re.compile(rb"\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)*(?P<q>[\"']?)(?P<value>" + _B64
                     + rb")(?P=q)[ \t]*\|[ \t]*(?:base64[ \t]+(?:-d|--decode|-D)"
                     rb"|openssl[ \t]+(?:base64|enc[ \t]+-base64)[ \t]+-d)\b")
-_HERE = re.compile(rb"\bbase64[ \t]+(?:-d|--decode|-D)[ \t]*<<<[ \t]*(?P<q>[\"']?)(?P<value>" + _B64
+_HERE = lazy_re.compile(rb"\bbase64[ \t]+(?:-d|--decode|-D)[ \t]*<<<[ \t]*(?P<q>[\"']?)(?P<value>" + _B64
                    + rb")(?P=q)")
-_CALL = re.compile(rb"(?:\bb64decode|\bstandard_b64decode|\bdecodebytes|\bdecode64|\bbase64_decode|\batob"
+_CALL = lazy_re.compile(
+    rb"(?:\bb64decode|\bstandard_b64decode|\bdecodebytes|\bdecode64|\bbase64_decode|\batob"
                    rb"|FromBase64String|\bDecodeString|getDecoder\(\)\.decode|getMimeDecoder\(\)\.decode)"
                    rb"\([ \t]*b?(?P<q>[\"'])(?P<value>" + _B64 + rb")(?P=q)[ \t]*\)")
-_BUFFER = re.compile(rb"\bBuffer\.from\([ \t]*(?P<q>[\"'])(?P<value>" + _B64
+_BUFFER = lazy_re.compile(rb"\bBuffer\.from\([ \t]*(?P<q>[\"'])(?P<value>" + _B64
                      + rb")(?P=q)[ \t]*,[ \t]*[\"']base64[\"']")
 # PowerShell's `-EncodedCommand` (any prefix of it, any case): base64 of UTF-16LE
-_ENCODED_COMMAND = re.compile(rb"(?i:(?:powershell|pwsh)(?:\.exe)?\b[^\r\n]*?[ \t][-/]"
+_ENCODED_COMMAND = lazy_re.compile(rb"(?i:(?:powershell|pwsh)(?:\.exe)?\b[^\r\n]*?[ \t][-/]"
                               rb"(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc[a-z]*))[ \t]+(?P<q>[\"']?)"
                               rb"(?P<value>" + _B64 + rb")(?P=q)(?=[ \t\r\n;|)]|$)")
-_DIAGRAM = re.compile(rb"<diagram\b[^>]*>[ \t\r\n]*(?P<value>[A-Za-z0-9+/=]{16,})[ \t\r\n]*</diagram>")
+_DIAGRAM = lazy_re.compile(rb"<diagram\b[^>]*>[ \t\r\n]*(?P<value>[A-Za-z0-9+/=]{16,})[ \t\r\n]*</diagram>")
 # the same, HTML-escaped in an attribute: a `*.drawio.svg`'s `content`, an HTML export's `data-mxgraph`
 # (break-it round 25, finding 07)
-_DIAGRAM_ESCAPED = re.compile(rb"&lt;diagram\b(?:(?!&gt;)[^<>])*&gt;(?:[ \t\r\n]|&#10;|&#xa;)*"
+_DIAGRAM_ESCAPED = lazy_re.compile(rb"&lt;diagram\b(?:(?!&gt;)[^<>])*&gt;(?:[ \t\r\n]|&#10;|&#xa;)*"
                               rb"(?P<value>[A-Za-z0-9+/=]{16,})(?:[ \t\r\n]|&#10;|&#xa;)*&lt;\\?/diagram&gt;")
 _PLAIN = ("b64", "base64")
 _GZIP_MAGIC = b"\x1f\x8b"

@@ -13,6 +13,7 @@ from typing import Literal
 
 import pathspec
 
+from renamer import lazy_re
 from renamer.allowlist import Allowlist, KeepRule
 from renamer.formats import format_of
 from renamer.formats.prose import is_prose, reads_as_configuration, says_past
@@ -21,7 +22,7 @@ from renamer.glob_grammar import with_classes
 from renamer.preset_folders import Claim, FolderClaims, live_by_content, named_folder
 
 # 2026-10-05 or 20261005, not part of a longer number.
-FILE_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
+FILE_DATE = lazy_re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
 
 FileStatus = Literal["current", "record", "excluded", "unclassified"]
 CURRENT: FileStatus = "current"
@@ -412,7 +413,7 @@ def _marker_note(line: str, marker: str) -> str:
     return note or "marked on the line"
 
 
-_TOKEN = re.compile(r"[^\s=:{}\[\],\"'()]+")
+_TOKEN = lazy_re.compile(r"[^\s=:{}\[\],\"'()]+")
 
 
 def _key_lines(path: str, lines: Sequence[str], indices: Iterable[int],

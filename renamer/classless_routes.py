@@ -16,14 +16,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 # Needles: a file holding none of these holds no list `find` reads.
 NEEDLES = (b"classless-static-route", b"classless_static_route", b"classless-route", b"code 121",
            b"code=121", b"code 249", b"code=249")
 
-_OPTION = re.compile(rb"(?i)classless[-_]?(?:static[-_]?)?routes?|\bcode[ \t]*=?[ \t]*(?:121|249)\b")
-_DECIMAL = re.compile(rb"(?<![0-9A-Za-z.:])[0-9]{1,3}(?:[ \t]*,\s*[0-9]{1,3}){4,}(?![0-9A-Za-z.:])")
-_COLON = re.compile(rb"(?<![0-9A-Za-z:.])[0-9A-Fa-f]{1,2}(?::[0-9A-Fa-f]{1,2}){4,}(?![0-9A-Za-z:.])")
-_HEX = re.compile(rb"(?<![0-9A-Za-z])0[xX]((?:[0-9A-Fa-f]{2}){5,})(?![0-9A-Za-z])")
+_OPTION = lazy_re.compile(rb"(?i)classless[-_]?(?:static[-_]?)?routes?|\bcode[ \t]*=?[ \t]*(?:121|249)\b")
+_DECIMAL = lazy_re.compile(rb"(?<![0-9A-Za-z.:])[0-9]{1,3}(?:[ \t]*,\s*[0-9]{1,3}){4,}(?![0-9A-Za-z.:])")
+_COLON = lazy_re.compile(rb"(?<![0-9A-Za-z:.])[0-9A-Fa-f]{1,2}(?::[0-9A-Fa-f]{1,2}){4,}(?![0-9A-Za-z:.])")
+_HEX = lazy_re.compile(rb"(?<![0-9A-Za-z])0[xX]((?:[0-9A-Fa-f]{2}){5,})(?![0-9A-Za-z])")
 _WINDOW = 4096  # a statement runs to its `;` (ISC), at most this far
 
 

@@ -16,14 +16,15 @@ import functools
 import re
 from collections.abc import Collection
 
+from renamer import lazy_re
 from renamer.key_refs import KeyRef
 
-_COMPOSE = re.compile(r"(?:^|/)(?:docker-)?compose(?:[.-][^/]*)?\.ya?ml$")
+_COMPOSE = lazy_re.compile(r"(?:^|/)(?:docker-)?compose(?:[.-][^/]*)?\.ya?ml$")
 # The values that name something else than a service of the file.
-_OTHER = re.compile(rb"^(?:\xef\xbb\xbf)?"  # a leading BOM
+_OTHER = lazy_re.compile(rb"^(?:\xef\xbb\xbf)?"  # a leading BOM
                     rb"[ \t]*(?:-[ \t]*)?(?:image|build|context|dockerfile|container_name|hostname|"
                     rb"domainname|name|labels)[ \t]*:", re.MULTILINE)
-_LINE = re.compile(rb"[^\n]*")
+_LINE = lazy_re.compile(rb"[^\n]*")
 
 
 def is_compose(rel: str) -> bool:
@@ -50,9 +51,9 @@ def compose_refs(data: bytes, names: Collection[str]) -> list[KeyRef]:
 
 
 # A compose file's `env_file:` (a path, or a list of paths or of `path:` entries).
-_ENV_FILE = re.compile(r"^(?P<indent>[ \t]*)env_file[ \t]*:[ \t]*(?P<value>[^\n#]*)", re.MULTILINE)
-_ENV_ITEM = re.compile(r"""^[ \t]*-[ \t]*(?:path[ \t]*:[ \t]*)?["']?(?P<path>[^"'\s#]+)""")
-_ENV_LINE = re.compile(rb"^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_]*[ \t]*=(?P<value>[^\n]*)",
+_ENV_FILE = lazy_re.compile(r"^(?P<indent>[ \t]*)env_file[ \t]*:[ \t]*(?P<value>[^\n#]*)", re.MULTILINE)
+_ENV_ITEM = lazy_re.compile(r"""^[ \t]*-[ \t]*(?:path[ \t]*:[ \t]*)?["']?(?P<path>[^"'\s#]+)""")
+_ENV_LINE = lazy_re.compile(rb"^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_]*[ \t]*=(?P<value>[^\n]*)",
                        re.MULTILINE)
 
 
@@ -78,9 +79,10 @@ def env_files(text: str) -> list[str]:
 
 
 # A bind mount's source, short syntax: `- ./nginx.conf:/etc/nginx/nginx.conf:ro`, in a flow list too.
-_MOUNT = re.compile(r"""(?:^[ \t]*-[ \t]*|[\[,][ \t]*)["']?(?P<path>\.{1,2}/[^:"'\s,\]]+):/""", re.MULTILINE)
+_MOUNT = lazy_re.compile(
+    r"""(?:^[ \t]*-[ \t]*|[\[,][ \t]*)["']?(?P<path>\.{1,2}/[^:"'\s,\]]+):/""", re.MULTILINE)
 # Where a mounted configuration file names a host: `http://pug:5432`, `pug:5432`, `//pug/`.
-_MOUNTED_LINE = re.compile(rb"[^\n]+")
+_MOUNTED_LINE = lazy_re.compile(rb"[^\n]+")
 
 
 def mounted_files(text: str) -> list[str]:

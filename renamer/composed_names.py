@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from renamer import key_refs, loop_values
+from renamer import key_refs, lazy_re, loop_values
 
 # Variables whose value is the machine's (or the play's host's) own name: every host of the fleet,
 # the renamed one included.
@@ -27,38 +27,39 @@ HOST_BUILTINS = frozenset({"inventory_hostname", "inventory_hostname_short", "an
 _KEEPING = frozenset({"default", "d", "lower", "upper", "trim", "string", "mandatory"})
 
 _IDENT = rb"[A-Za-z_][A-Za-z0-9_]*"
-_START = re.compile(rb"\$\{|\{\{|%\{|\$\(|`|\$(?=[A-Za-z_])|\{[0-9]*\}|\{\$(?=[A-Za-z_])|\{env\.|%[Hlq]"
+_START = lazy_re.compile(rb"\$\{|\{\{|%\{|\$\(|`|\$(?=[A-Za-z_])|\{[0-9]*\}|\{\$(?=[A-Za-z_])|\{env\.|%[Hlq]"
                     rb"|\$(?=[1-9])|#\{(?=[A-Za-z_@])")
 # Ruby's interpolation, `"#{host}.#{domain}"`, `#{@host}` (break-it round 19, finding 2)
-_RUBY = re.compile(rb"#\{[ \t]*@{0,2}(?P<var>" + _IDENT + rb"(?:\." + _IDENT + rb"){0,8})[ \t]*\}")
+_RUBY = lazy_re.compile(rb"#\{[ \t]*@{0,2}(?P<var>" + _IDENT + rb"(?:\." + _IDENT + rb"){0,8})[ \t]*\}")
 # Caddy's placeholders: `{$HOST}` (`{$HOST:default}`), read from the environment when the
 # Caddyfile is loaded, and `{env.HOST}` at run time (break-it round 16, finding 17).
-_CADDY = re.compile(rb"\{(?:\$(?P<var>" + _IDENT + rb")(?::(?P<default>[A-Za-z0-9._-]*))?"
+_CADDY = lazy_re.compile(rb"\{(?:\$(?P<var>" + _IDENT + rb")(?::(?P<default>[A-Za-z0-9._-]*))?"
                     rb"|env\.(?P<env>" + _IDENT + rb"))\}")
 # systemd's specifiers for the machine's own name: `%H` (host name), `%l` (short), `%q` (pretty);
 # `%%` is a literal percent.
-_SYSTEMD = re.compile(rb"(?<!%)%[Hlq](?![A-Za-z0-9_])")
-_SHELL_HEAD = re.compile(rb"\$\{(" + _IDENT + rb"(?:\." + _IDENT + rb")*|[0-9]+)")
-_SHELL_OP = re.compile(rb":?[-=+?]")
-_WORD = re.compile(rb"[A-Za-z0-9._-]*")
+_SYSTEMD = lazy_re.compile(rb"(?<!%)%[Hlq](?![A-Za-z0-9_])")
+_SHELL_HEAD = lazy_re.compile(rb"\$\{(" + _IDENT + rb"(?:\." + _IDENT + rb")*|[0-9]+)")
+_SHELL_OP = lazy_re.compile(rb":?[-=+?]")
+_WORD = lazy_re.compile(rb"[A-Za-z0-9._-]*")
 _ARGUMENTS = rb"(?:\((?:[^()'\"\n]|'[^'\n]*'|\"[^\"\n]*\")*\))?"  # a filter's `(...)`, quotes skipped
 # `{{ x }}`, Helm's `{{ .Values.x }}` and `{{ $h }}` (a range's variable), Ansible's `{{ item.0 }}`
-_JINJA = re.compile(rb"\{\{-?[ \t]*(?:\$\.?|\.)?(?P<var>" + _IDENT + rb"(?:\.(?:" + _IDENT + rb"|[0-9]+))*)"
+_JINJA = lazy_re.compile(
+    rb"\{\{-?[ \t]*(?:\$\.?|\.)?(?P<var>" + _IDENT + rb"(?:\.(?:" + _IDENT + rb"|[0-9]+))*)"
                     rb"[ \t]*"
                     rb"(?P<filters>(?:\|[ \t]*" + _IDENT + rb"[ \t]*" + _ARGUMENTS + rb"[ \t]*)*)"
                     rb"-?\}\}")
-_JINJA_DEFAULT = re.compile(rb"\|[ \t]*(?:default|d)[ \t]*\([ \t]*(['\"])(?P<value>[A-Za-z0-9._-]*)\1"
+_JINJA_DEFAULT = lazy_re.compile(rb"\|[ \t]*(?:default|d)[ \t]*\([ \t]*(['\"])(?P<value>[A-Za-z0-9._-]*)\1"
                             rb"[ \t]*(?:,[ \t]*(?:true|True|false|False|boolean[ \t]*=[ \t]*\w+)[ \t]*)?\)")
-_JINJA_FILTER = re.compile(rb"\|[ \t]*(?P<name>" + _IDENT + rb")")
-_PUPPET = re.compile(rb"%\{(?:::)?(?P<var>" + _IDENT + rb"(?:\." + _IDENT + rb")*)\}")
-_COMMAND = re.compile(rb"\$\([ \t]*(?:hostname(?:[ \t]+(?:-s|--short))?|uname[ \t]+-n)[ \t]*\)"
+_JINJA_FILTER = lazy_re.compile(rb"\|[ \t]*(?P<name>" + _IDENT + rb")")
+_PUPPET = lazy_re.compile(rb"%\{(?:::)?(?P<var>" + _IDENT + rb"(?:\." + _IDENT + rb")*)\}")
+_COMMAND = lazy_re.compile(rb"\$\([ \t]*(?:hostname(?:[ \t]+(?:-s|--short))?|uname[ \t]+-n)[ \t]*\)"
                       rb"|`[ \t]*(?:hostname(?:[ \t]+(?:-s|--short))?|uname[ \t]+-n)[ \t]*`")
-_BARE = re.compile(rb"\$(" + _IDENT + rb")")
-_POSITIONAL = re.compile(rb"\$([1-9])(?![0-9])")
-_MAKE = re.compile(rb"\$\((" + _IDENT + rb")\)")  # Make's `$(h)` (a shell's would be a command: unknown)
-_PLACEHOLDER = re.compile(rb"\{[0-9]*\}")  # GNU parallel's and xargs -I's `{}`, parallel's `{1}`
-_LABEL = re.compile(rb"[A-Za-z0-9-]*")
-_NAME_BYTE = re.compile(rb"[A-Za-z0-9_-]")
+_BARE = lazy_re.compile(rb"\$(" + _IDENT + rb")")
+_POSITIONAL = lazy_re.compile(rb"\$([1-9])(?![0-9])")
+_MAKE = lazy_re.compile(rb"\$\((" + _IDENT + rb")\)")  # Make's `$(h)` (a shell's would be a command: unknown)
+_PLACEHOLDER = lazy_re.compile(rb"\{[0-9]*\}")  # GNU parallel's and xargs -I's `{}`, parallel's `{1}`
+_LABEL = lazy_re.compile(rb"[A-Za-z0-9-]*")
+_NAME_BYTE = lazy_re.compile(rb"[A-Za-z0-9_-]")
 _LEFT = re.compile(rb"[A-Za-z0-9_.-]")
 
 
@@ -206,7 +207,7 @@ def _shell(data: bytes, pos: int, depth: int) -> Template | None:
 # `{{ env.Getenv "HOST" }}`, Hugo `{{ os.Getenv "HOST" }}`, sprig `{{ env "HOST" | default "x" }}`,
 # Ansible's `{{ lookup('env', 'HOST') }}` (`ansible.builtin.env`, `| default('x')`): the variable the
 # environment gives, from the `.env` or `env_file` the service reads.
-_ENV_LOOKUP = re.compile(
+_ENV_LOOKUP = lazy_re.compile(
     rb"\{\{-?[ \t]*(?:(?:env|getenv|env\.Getenv|os\.Getenv)[ \t]+\"(?P<go>" + _IDENT + rb")\""
     rb"(?:[ \t]+\"(?P<godefault>[A-Za-z0-9._-]*)\")?"
     rb"|lookup[ \t]*\([ \t]*(?P<q>['\"])(?:ansible\.builtin\.)?env(?P=q)[ \t]*,[ \t]*(?P<q2>['\"])"
@@ -256,7 +257,7 @@ def templates(data: bytes) -> Iterator[Template]:
             yield found
 
 
-_DEFAULT_START = re.compile(rb"\$\{|\{\{")
+_DEFAULT_START = lazy_re.compile(rb"\$\{|\{\{")
 
 
 def defaults(data: bytes) -> Iterator[Template]:
@@ -300,24 +301,25 @@ def might_hold(data: bytes, needles: Iterable[bytes], tails: tuple[str, ...]) ->
 
 # Break-it round 9, finding 8: the spellings that make a name of each word of a list, or of a loop's
 # variable, with no `${...}` before the domain.
-_HELM_DOT = re.compile(rb"\{\{-?[ \t]*\.[ \t]*-?\}\}")  # Go templates' `{{ . }}` inside a range
-_FSTRING = re.compile(rb"\{(" + _IDENT + rb")\}")  # Python's f"{h}.ana.lan"
-_FSTRING_OPEN = re.compile(rb"(?<![A-Za-z0-9_])[rR]?[fF][rR]?(['\"])[^'\"\n]*$")
+_HELM_DOT = lazy_re.compile(rb"\{\{-?[ \t]*\.[ \t]*-?\}\}")  # Go templates' `{{ . }}` inside a range
+_FSTRING = lazy_re.compile(rb"\{(" + _IDENT + rb")\}")  # Python's f"{h}.ana.lan"
+_FSTRING_OPEN = lazy_re.compile(rb"(?<![A-Za-z0-9_])[rR]?[fF][rR]?(['\"])[^'\"\n]*$")
 # h + ".ana.lan", Jinja's h ~ '.ana.lan'
-_CONCAT = re.compile(rb"(?<![A-Za-z0-9_.$@])(" + _IDENT + rb")[ \t]*[+~][ \t]*['\"](?=\.)")
-_VERB = re.compile(rb"%[sv]")  # a format's verb: format("%s.ana.lan", h), formatlist, printf, Python's %
-_MAKE_CALL = re.compile(rb"\$[({](?:addsuffix[ \t]+(?=[^,()\n]*,)"
+_CONCAT = lazy_re.compile(rb"(?<![A-Za-z0-9_.$@])(" + _IDENT + rb")[ \t]*[+~][ \t]*['\"](?=\.)")
+_VERB = lazy_re.compile(rb"%[sv]")  # a format's verb: format("%s.ana.lan", h), formatlist, printf, Python's %
+_MAKE_CALL = lazy_re.compile(rb"\$[({](?:addsuffix[ \t]+(?=[^,()\n]*,)"
                         rb"|patsubst[ \t]+[^,()%\n]*%[^,()%\n]*,[^,()%\n]*(?=%[^,()%\n]*,))")
-_MAKE_SUBST = re.compile(rb"\$\(" + _IDENT + rb":(?P<pattern>[^=()\n]*)=(?P<head>[^()%\n]*)(?=[^()\n]*?\))")
-_ARGUMENT = re.compile(rb"[ \t]*,[ \t]*(?P<arg>" + _IDENT + rb"(?:\." + _IDENT + rb")*)[ \t]*\)")
-_PY_PERCENT = re.compile(rb"[ \t]*%[ \t]*\(?[ \t]*(?P<arg>" + _IDENT + rb")[ \t]*(?:,[ \t]*\))?")
-_JINJA_FORMAT = re.compile(rb"[ \t]*\|[ \t]*format[ \t]*\([ \t]*(?P<arg>" + _IDENT + rb"(?:\." + _IDENT
+_MAKE_SUBST = lazy_re.compile(
+    rb"\$\(" + _IDENT + rb":(?P<pattern>[^=()\n]*)=(?P<head>[^()%\n]*)(?=[^()\n]*?\))")
+_ARGUMENT = lazy_re.compile(rb"[ \t]*,[ \t]*(?P<arg>" + _IDENT + rb"(?:\." + _IDENT + rb")*)[ \t]*\)")
+_PY_PERCENT = lazy_re.compile(rb"[ \t]*%[ \t]*\(?[ \t]*(?P<arg>" + _IDENT + rb")[ \t]*(?:,[ \t]*\))?")
+_JINJA_FORMAT = lazy_re.compile(rb"[ \t]*\|[ \t]*format[ \t]*\([ \t]*(?P<arg>" + _IDENT + rb"(?:\." + _IDENT
                            + rb")*)[ \t]*\)")
-_GO_ARGUMENT = re.compile(rb"[ \t]+(?:\$(?P<var>" + _IDENT + rb")|(?P<dot>\.))[ \t]*(?:-?\}\}|[|)])")
+_GO_ARGUMENT = lazy_re.compile(rb"[ \t]+(?:\$(?P<var>" + _IDENT + rb")|(?P<dot>\.))[ \t]*(?:-?\}\}|[|)])")
 
 
 # Ansible's `{{ hostvars[h].inventory_hostname }}`: the host `h` names, its own name.
-_HOSTVARS = re.compile(rb"\{\{-?[ \t]*hostvars[ \t]*\[[ \t]*(?P<var>" + _IDENT + rb")[ \t]*\]"
+_HOSTVARS = lazy_re.compile(rb"\{\{-?[ \t]*hostvars[ \t]*\[[ \t]*(?P<var>" + _IDENT + rb")[ \t]*\]"
                        rb"(?:\.|\[[ \t]*['\"])(?P<name>inventory_hostname(?:_short)?)(?:['\"][ \t]*\])?"
                        rb"[ \t]*-?\}\}")
 
@@ -404,17 +406,18 @@ def _list_templates(data: bytes) -> Iterator[Template]:
 
 
 # A variable whose end a filter appends the domain to (break-it round 19, finding 2).
-_VAR_SUFFIXED = re.compile(rb"\{\{-?[ \t]*(?P<var>" + _IDENT + rb"(?:\." + _IDENT + rb"){0,8})[ \t]*\|[ \t]*"
+_VAR_SUFFIXED = lazy_re.compile(
+    rb"\{\{-?[ \t]*(?P<var>" + _IDENT + rb"(?:\." + _IDENT + rb"){0,8})[ \t]*\|[ \t]*"
                            rb"regex_replace"
                            rb"[ \t]*\([ \t]*(?P<q>['\"])\$(?P=q)[ \t]*,[ \t]*['\"](?=\.)")
 # An environment lookup in Python (break-it round 19, finding 3): `os.environ["HOST"]`,
 # `os.environ.get("HOST")`, `os.getenv('HOST')`, joined with `+ ".ana.lan"` or inside an f-string
 # (`f"{os.getenv('HOST')}.ana.lan"`).
-_PY_ENV = re.compile(rb"(?P<open>\{)?(?<![A-Za-z0-9_])os\.(?:environ[ \t]*\[[ \t]*(?P<q1>['\"])(?P<v1>"
+_PY_ENV = lazy_re.compile(rb"(?P<open>\{)?(?<![A-Za-z0-9_])os\.(?:environ[ \t]*\[[ \t]*(?P<q1>['\"])(?P<v1>"
                      + _IDENT
                      + rb")(?P=q1)[ \t]*\]|(?:environ\.get|getenv)[ \t]*\([ \t]*(?P<q2>['\"])(?P<v2>" + _IDENT
                      + rb")(?P=q2)[ \t]*\))(?:(?P<concat>[ \t]*\+[ \t]*['\"](?=\.))|(?(open)\}(?=\.)|(?!)))")
-_FORMAT_CALL = re.compile(rb"\.format\([ \t]*(?P<arg>" + _IDENT + rb")[ \t]*\)")
+_FORMAT_CALL = lazy_re.compile(rb"\.format\([ \t]*(?P<arg>" + _IDENT + rb")[ \t]*\)")
 
 
 def _string_end(data: bytes, pos: int) -> int | None:
@@ -500,7 +503,7 @@ JOIN_LITERALS = (b'join(".",', b"join('.')", b'join(".")', b"'.'.join", b'".".jo
                  b"}.{", b").$(", b"}.#{")
 # A shell's bare `$HOST.$DOMAIN` (break-it round 19, finding 2): asked of joins only, a literal too
 # common to gate the composed names on.
-_BARE_JOIN = re.compile(rb"\$[A-Za-z_][A-Za-z0-9_]*\.\$[A-Za-z_]")
+_BARE_JOIN = lazy_re.compile(rb"\$[A-Za-z_][A-Za-z0-9_]*\.\$[A-Za-z_]")
 
 
 def _element(data: bytes, start: int, end: int) -> Template | str:

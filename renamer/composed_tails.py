@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
 MIN_LITERAL = 4  # a host name's literal start, at the least
@@ -36,26 +37,27 @@ _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 # closing quote joined to an expression (`"web0" + str(i)`, Jinja's `'web0' ~ item`, Lua's `..`;
 # outside round 25, finding 05)
 _OPENERS = (b"$", b"{{", b"#{", b"<%", b'"', b"'")
-_JOIN = re.compile(rb"[ \t]*(?:\+|~|\.\.)[ \t]*")
+_JOIN = lazy_re.compile(rb"[ \t]*(?:\+|~|\.\.)[ \t]*")
 # what a join adds: a number's text (`str(i)`, `String(i)`, `tostring(i)`, `i.to_s`, `$i`, a name, a
 # literal number), never another quoted text (`"web0" + "1"` is a literal join: one value)
-_JOINED = re.compile(rb"(?:(?:str|String|tostring|toString|string|to_string)[ \t]*\([ \t]*"
+_JOINED = lazy_re.compile(rb"(?:(?:str|String|tostring|toString|string|to_string)[ \t]*\([ \t]*"
                      rb"(?P<a>[A-Za-z0-9_.$@]{1,40})[ \t]*\)|(?P<b>[$@]?[A-Za-z_][A-Za-z0-9_.]{0,40}?)"
                      rb"(?:\.to_s|\.toString\(\))?|(?P<c>[0-9]+))(?![A-Za-z0-9_(\[.])")
 # `count.index`, `count.index + 11`, `11 + count.index`, `(count.index) + 20` (break-it round 17, #17)
-_COUNT_INDEX = re.compile(r"\(?\s*(?:(\d+)\s*\+\s*)?\(?\s*count\.index\s*\)?\s*(?:\+\s*(\d+))?\s*\)?")
-_EACH = re.compile(r"each\.(key|value)")
-_SHELL_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
-_BLOCK = re.compile(rb"^(?:resource|module|data)\b[^\n]*\{[ \t]*\r?$", re.M)
-_COUNT = re.compile(rb"^[ \t]+count[ \t]*=[ \t]*(\d+)[ \t]*(?:#[^\n]*)?\r?$", re.M)
-_FOR_EACH = re.compile(rb"^[ \t]+for_each[ \t]*=[ \t]*(?:toset\()?[ \t]*([\[{][^\n]*[\]}])\)?[ \t]*\r?$",
+_COUNT_INDEX = lazy_re.compile(r"\(?\s*(?:(\d+)\s*\+\s*)?\(?\s*count\.index\s*\)?\s*(?:\+\s*(\d+))?\s*\)?")
+_EACH = lazy_re.compile(r"each\.(key|value)")
+_SHELL_VAR = lazy_re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+_BLOCK = lazy_re.compile(rb"^(?:resource|module|data)\b[^\n]*\{[ \t]*\r?$", re.M)
+_COUNT = lazy_re.compile(rb"^[ \t]+count[ \t]*=[ \t]*(\d+)[ \t]*(?:#[^\n]*)?\r?$", re.M)
+_FOR_EACH = lazy_re.compile(rb"^[ \t]+for_each[ \t]*=[ \t]*(?:toset\()?[ \t]*([\[{][^\n]*[\]}])\)?[ \t]*\r?$",
                        re.M)
-_SCALAR = re.compile(r'"([^"\\]*)"|(-?\d+)')
-_MAP_ITEM = re.compile(r'"?([A-Za-z0-9_.-]+)"?\s*[=:]\s*(?:"([^"\\]*)"|(-?\d+))')
-_FOR = re.compile(rb"\bfor[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in[ \t]+([^;\n]*?)[ \t]*(?:;[ \t]*do\b|\r?\n)")
-_BRACES = re.compile(r"\{(-?\d+)\.\.(-?\d+)\}")
-_WORDS = re.compile(r"[A-Za-z0-9_.:-]+")
-_DO = re.compile(rb"\b(do|done)\b")
+_SCALAR = lazy_re.compile(r'"([^"\\]*)"|(-?\d+)')
+_MAP_ITEM = lazy_re.compile(r'"?([A-Za-z0-9_.-]+)"?\s*[=:]\s*(?:"([^"\\]*)"|(-?\d+))')
+_FOR = lazy_re.compile(
+    rb"\bfor[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in[ \t]+([^;\n]*?)[ \t]*(?:;[ \t]*do\b|\r?\n)")
+_BRACES = lazy_re.compile(r"\{(-?\d+)\.\.(-?\d+)\}")
+_WORDS = lazy_re.compile(r"[A-Za-z0-9_.:-]+")
+_DO = lazy_re.compile(rb"\b(do|done)\b")
 
 
 @dataclass(frozen=True)

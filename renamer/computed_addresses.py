@@ -19,6 +19,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 _NET = rb"""(?P<q>['"])(?P<net>\d{1,3}(?:\.\d{1,3}){3}/\d{1,2})(?P=q)"""
 _ADDR = rb"""(?P<q>['"])(?P<net>\d{1,3}(?:\.\d{1,3}){3})(?:/\d{1,2})?(?P=q)"""
 # The number: a literal integer (quoted for Ansible's filters), else any argument (`arg`).
@@ -37,9 +39,10 @@ _INDEX_FORMS = (
 )
 # Terraform's cidrhost(cidrsubnet(prefix, newbits, netnum), hostnum): the subnet first
 # Terraform's cidrsubnet(prefix, newbits, netnum) alone: a network, `address` its `A.B.C.D/len`
-_SUBNET = re.compile(rb"(?:(?<=\bFn\.)|(?<![\w.]))cidrsubnet[ \t]*\([ \t]*" + _NET
+_SUBNET = lazy_re.compile(rb"(?:(?<=\bFn\.)|(?<![\w.]))cidrsubnet[ \t]*\([ \t]*" + _NET
                      + rb"[ \t]*,[ \t]*(?P<bits>\d+)[ \t]*,[ \t]*(?P<netnum>\d+)[ \t]*\)")
-_SUBNET_HOST = re.compile(rb"(?:(?<=\bFn\.)|(?<![\w.]))cidrhost[ \t]*\([ \t]*cidrsubnet[ \t]*\([ \t]*" + _NET
+_SUBNET_HOST = lazy_re.compile(
+    rb"(?:(?<=\bFn\.)|(?<![\w.]))cidrhost[ \t]*\([ \t]*cidrsubnet[ \t]*\([ \t]*" + _NET
                           + rb"[ \t]*,[ \t]*(?P<bits>\d+)[ \t]*,[ \t]*(?P<netnum>\d+)[ \t]*\)[ \t]*,[ \t]*"
                           + _NUM + rb"[ \t]*\)")
 _ADD_FORMS = (
@@ -62,7 +65,8 @@ _FORMAT_FORMS = (
                rb"""\([ \t]*(?P<num>\d+)[ \t]*\)"""),
 )
 # Python's `"10.0.40.{}".format(11)` (break-it round 9, finding 9)
-_BRACE_FORMAT = re.compile(rb"""(?P<q>['"])[^'"{}%\n]*?(?P<net>\d{1,3}\.\d{1,3}\.\d{1,3}\.)\{\d*(?::d)?\}"""
+_BRACE_FORMAT = lazy_re.compile(
+    rb"""(?P<q>['"])[^'"{}%\n]*?(?P<net>\d{1,3}\.\d{1,3}\.\d{1,3}\.)\{\d*(?::d)?\}"""
                            rb"""[^'"{}\n]*(?P=q)[ \t]*\.[ \t]*format[ \t]*\([ \t]*(?P<num>\d+)[ \t]*\)""")
 # Python's `ip_network("10.0.40.0/24").network_address + 11`, `list(ip_network(..).hosts())[10]`
 # (hosts() leaves the network's own address out: one more), and `"%s.%d" % ("10.0.40", 11)`
@@ -72,7 +76,7 @@ _OFFSET_FORMS = (
     (re.compile(rb"(?<![\w.])list[ \t]*\([ \t]*(?:ipaddress[ \t]*\.[ \t]*)?" + _NET_CALL
                 + rb"[ \t]*\.[ \t]*hosts[ \t]*\([ \t]*\)[ \t]*\)[ \t]*\[[ \t]*(?P<num>\d+)[ \t]*\]"), 1),
 )
-_PREFIX_FORMAT = re.compile(rb"""(?P<q>['"])%s\.%[dis](?P=q)[ \t]*%[ \t]*\([ \t]*(?P<q2>['"])"""
+_PREFIX_FORMAT = lazy_re.compile(rb"""(?P<q>['"])%s\.%[dis](?P=q)[ \t]*%[ \t]*\([ \t]*(?P<q2>['"])"""
                             rb"""(?P<net>\d{1,3}\.\d{1,3}\.\d{1,3})(?P=q2)[ \t]*,[ \t]*"""
                             rb"""(?P<num>\d+)[ \t]*\)""")
 # A network through a name the caller resolves (break-it round 9, finding 9): Terraform's
@@ -89,7 +93,7 @@ _REF_FORMS = (
     (re.compile(rb"(?<![\w.])" + _PY_REF + rb"[ \t]*\.[ \t]*network_address[ \t]*\+[ \t]*"
                 rb"(?P<num>\d+)(?![\w.])"), 0),
 )
-_REF_SUBNET = re.compile(rb"(?<![\w.])cidrhost[ \t]*\([ \t]*cidrsubnet[ \t]*\([ \t]*" + _TF_REF
+_REF_SUBNET = lazy_re.compile(rb"(?<![\w.])cidrhost[ \t]*\([ \t]*cidrsubnet[ \t]*\([ \t]*" + _TF_REF
                          + rb"[ \t]*,[ \t]*(?P<bits>\d+)[ \t]*,[ \t]*(?P<netnum>\d+)[ \t]*\)[ \t]*,[ \t]*"
                          + _NUM + rb"[ \t]*\)")
 # Ansible's filters over a variable (break-it round 21, finding 31): `{{ subnet | nthhost(70) }}`,
@@ -102,7 +106,7 @@ _JINJA_FORMS = (
     (re.compile(_JINJA_REF + rb"ipmath[ \t]*\([ \t]*['\"]?(?P<num>[-+]?\d+)['\"]?[ \t]*\)"), True),
 )
 # Python's `NET = ipaddress.ip_network("10.0.40.0/24")`: a name the file's own index forms read
-_PY_NETWORK = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
+_PY_NETWORK = lazy_re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
                          rb"(?:ipaddress[ \t]*\.[ \t]*)?(?:ip_network|IPv4Network)[ \t]*\([ \t]*" + _NET
                          + rb"[^()\n]*\)[ \t]*(?:#.*)?$", re.M)
 # The words one of which stands in every file `might_hold` accepts (besides `A.B.C.%`).

@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from renamer import lazy_re
+
 # The words one of which stands in every file `chains` reads.
 WORDS = (b"ParseCIDR", b"ParsePrefix", b"Netmask", b"IPAddr", b"IPAddress", b"IPCIDR", b"parseCIDR",
          b"expandCidr", b"parseCidr")
@@ -47,7 +49,8 @@ _OPEN = _WS + rb"\(" + _WS
 _CLOSE = _WS + rb"\)"
 # The network: a literal, or a name the file binds to one (`const lanCIDR = "192.168.40.0/24"`)
 _ARG = rb"(?:" + _QNET + rb"|(?P<ref>[A-Za-z_]\w*))"
-_STRING_BIND = re.compile(rb"(?<![\w.$@])(?P<name>[A-Za-z_]\w*)(?:" + _WS + rb":" + _WS + rb"string)?" + _WS
+_STRING_BIND = lazy_re.compile(
+    rb"(?<![\w.$@])(?P<name>[A-Za-z_]\w*)(?:" + _WS + rb":" + _WS + rb"string)?" + _WS
                           + rb":?=" + _WS + _QNET + rb"[ \t]*[;,]?[ \t]*(?:(?://|#)[^\n]*)?$", re.M)
 # Each constructor with the kind of what it makes.
 _MAKERS = (
@@ -71,15 +74,15 @@ _BINDS = {
     "ipnet": re.compile(rb"(?:var[ \t]+)?(?:\w+|_)" + _WS + rb"," + _WS + rb"(?P<name>\w+)" + _WS + rb","
                         + _WS + rb"(?:\w+|_)" + _WS + rb":?=" + _WS + rb"\Z"),
 }
-_BIND = re.compile(rb"(?:(?:const|let|var)[ \t]+)?(?P<name>@{0,2}[A-Za-z_]\w*)(?:" + _WS + rb":" + _WS
+_BIND = lazy_re.compile(rb"(?:(?:const|let|var)[ \t]+)?(?P<name>@{0,2}[A-Za-z_]\w*)(?:" + _WS + rb":" + _WS
                    + rb"[\w.<>\[\]]+)?(?:" + _WS + rb"," + _WS + rb"(?:\w+|_))?" + _WS + rb":?=" + _WS
                    + rb"\Z")
 # One accessor: `.name`, `.name(args)`, `[index]`.
-_MEMBER = re.compile(_WS + rb"(?:\." + _WS + rb"(?P<m>\w+[?!]?)(?:" + _WS + rb"\((?P<args>[^()\n]*)\))?|"
+_MEMBER = lazy_re.compile(_WS + rb"(?:\." + _WS + rb"(?P<m>\w+[?!]?)(?:" + _WS + rb"\((?P<args>[^()\n]*)\))?|"
                      rb"\[(?P<i>[^\[\]\n]{1,200})\])")
-_PLUS = re.compile(_WS + rb"(?P<sign>[-+])" + _WS + rb"(?P<k>\d+)n?(?![\w.\[(])")
+_PLUS = lazy_re.compile(_WS + rb"(?P<sign>[-+])" + _WS + rb"(?P<k>\d+)n?(?![\w.\[(])")
 # go-cidr's functions over a bound net.IPNet: `cidr.Host(n, -2)`
-_GO_CIDR = re.compile(rb"(?<![\w.])cidr" + _WS + rb"\." + _WS + rb"(?P<fn>[A-Z]\w*)" + _OPEN
+_GO_CIDR = lazy_re.compile(rb"(?<![\w.])cidr" + _WS + rb"\." + _WS + rb"(?P<fn>[A-Z]\w*)" + _OPEN
                       + rb"(?P<name>\w+)(?P<args>(?:" + _WS + rb",[^()\n]*)?)" + _CLOSE)
 
 FOLLOW = "follow"
@@ -269,7 +272,7 @@ _NAMES = {
 }
 
 # An index counting back from the size: `all.length - 2`, `len(all) - 2`, `all.size - 2`.
-_FROM_SIZE = re.compile(r"(?:[A-Za-z_$@][\w.$()]*\.(?:length|size|count)|len\(.*\))-(\d+)n?")
+_FROM_SIZE = lazy_re.compile(r"(?:[A-Za-z_$@][\w.$()]*\.(?:length|size|count)|len\(.*\))-(\d+)n?")
 
 
 def _number(text: bytes) -> tuple[int | None, str]:

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
 
-from renamer import computed_foreign
+from renamer import computed_foreign, lazy_re
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -43,19 +43,20 @@ _WS = rb"[ \t]*"
 # Terraform: the functions, a reference (`var.net`, `local.net`, `aws_vpc.main.cidr_block`)
 # (CDK for Terraform calls Terraform's own functions from TypeScript or Python: `Fn.cidrhost(...)`,
 # the same meaning; t29-33, finding 18)
-_TF_CALL = re.compile(rb"(?:(?<=\bFn\.)|(?<![\w.]))(?P<fn>cidrhost|cidrsubnets|cidrsubnet)" + _WS + rb"\(")
+_TF_CALL = lazy_re.compile(
+    rb"(?:(?<=\bFn\.)|(?<![\w.]))(?P<fn>cidrhost|cidrsubnets|cidrsubnet)" + _WS + rb"\(")
 # (a map's key or a list's index after it: `var.nets["lan"]`, `var.lst[0]`; quotes escaped in .tf.json)
-_TF_REF = re.compile(rb"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[" + _WS + rb'(?:\\?"[^"\\\n]*\\?"|\d+|'
+_TF_REF = lazy_re.compile(rb"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[" + _WS + rb'(?:\\?"[^"\\\n]*\\?"|\d+|'
                      rb'[A-Za-z_][\w.]{0,60})' + _WS + rb"\]){1,4}(?![\w.(\[])")
 # a literal (`\"` in a .tf.json string), or a heredoc holding one (`trimspace(<<-EOT ... EOT)`)
-_TF_STRING = re.compile(rb"""(?P<e>\\?)(?P<q>["'])(?P<net>""" + _V4 + rb"|" + _V6 + rb")(?P=e)(?P=q)")
-_TF_HEREDOC = re.compile(rb"(?:(?P<fn>trimspace|chomp)" + _WS + rb"\(\s*)?"
+_TF_STRING = lazy_re.compile(rb"""(?P<e>\\?)(?P<q>["'])(?P<net>""" + _V4 + rb"|" + _V6 + rb")(?P=e)(?P=q)")
+_TF_HEREDOC = lazy_re.compile(rb"(?:(?P<fn>trimspace|chomp)" + _WS + rb"\(\s*)?"
                          rb"<<-?(?P<id>[A-Za-z_]\w*)[ \t]*\r?\n\s*"
                          rb"(?P<net>" + _V4 + rb"|" + _V6 + rb")\s*\r?\n[ \t]*(?P=id)[ \t]*(?:\r?\n\s*)?\)?")
 # Bicep: cidrSubnet(network, newCIDR, index) (an absolute length), cidrHost(network, index) (the
 # index-th usable address: .1 is 0 on IPv4); the network a quoted literal or a `var`/`param` name
-_BICEP_CALL = re.compile(rb"(?<![\w.])(?:sys\.)?(?P<fn>cidrSubnet|cidrHost)" + _WS + rb"\(")
-_BICEP_BASE = re.compile(rb"'(?P<net>" + _V4 + rb"|" + _V6 + rb")'|(?P<ref>[A-Za-z_]\w*)")
+_BICEP_CALL = lazy_re.compile(rb"(?<![\w.])(?:sys\.)?(?P<fn>cidrSubnet|cidrHost)" + _WS + rb"\(")
+_BICEP_BASE = lazy_re.compile(rb"'(?P<net>" + _V4 + rb"|" + _V6 + rb")'|(?P<ref>[A-Za-z_]\w*)")
 # CloudFormation: Fn::Cidr [ipBlock, count, cidrBits] (count subnets of cidrBits host bits), alone or
 # in Fn::Select [i, ...]; YAML short form `!Cidr [...]`, long form `Fn::Cidr: [...]`, JSON
 # `{"Fn::Cidr": [...]}`, a block sequence under `!Cidr`; the block a literal or a Ref to a Parameter
@@ -71,28 +72,30 @@ def _cfn_item(p: str) -> bytes:
 
 
 _CFN_NUM = rb"""(?:['"]?-?\d+['"]?|!Ref[ \t]+\w+|\{[^{}\n]*\})"""
-_CFN_CIDR = re.compile(
+_CFN_CIDR = lazy_re.compile(
     rb'(?:!Cidr|"?Fn::Cidr"?[ \t]*:)[ \t]*(?:\[[ \t]*' + _cfn_item("")
     + rb"[ \t]*,[ \t]*(?P<count>" + _CFN_NUM
     + rb")[ \t]*,[ \t]*(?P<bits>" + _CFN_NUM + rb")[ \t]*\]"
     rb"|[ \t]*\r?\n(?P<ind>[ \t]+)-[ \t]+" + _cfn_item("b") + rb"[ \t]*\r?\n(?P=ind)-[ \t]+(?P<bcount>"
     + _CFN_NUM + rb")[ \t]*\r?\n(?P=ind)-[ \t]+(?P<bbits>" + _CFN_NUM + rb")[ \t]*(?=\r?\n|$))")
-_CFN_CLOSE = re.compile(rb"[ \t]*\]")
-_CFN_CLOSE_JSON = re.compile(rb"[ \t]*\}?[ \t]*\]")
+_CFN_CLOSE = lazy_re.compile(rb"[ \t]*\]")
+_CFN_CLOSE_JSON = lazy_re.compile(rb"[ \t]*\}?[ \t]*\]")
 # what stands just before it where Fn::Select takes one of the subnets
-_CFN_SELECT = re.compile(rb'(?:!Select|"?Fn::Select"?[ \t]*:)[ \t]*(?:\[[ \t]*(?P<i>' + _CFN_NUM
+_CFN_SELECT = lazy_re.compile(rb'(?:!Select|"?Fn::Select"?[ \t]*:)[ \t]*(?:\[[ \t]*(?P<i>' + _CFN_NUM
                          + rb")[ \t]*,[ \t]*(?:\{[ \t]*)?|\r?\n[ \t]+-[ \t]+(?P<bi>" + _CFN_NUM
                          + rb")[ \t]*\r?\n[ \t]+-[ \t]+)$")
 # Ansible: a quoted literal or a Jinja variable, then filters
-_JINJA_BASE = re.compile(_QNET + rb"|(?:\{\{-?|\()[ \t(]*(?P<ref>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?="
+_JINJA_BASE = lazy_re.compile(_QNET + rb"|(?:\{\{-?|\()[ \t(]*(?P<ref>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?="
                          + _WS + rb"\|)")
-_FILTER = re.compile(_WS + rb"\|" + _WS + rb"(?:ansible\.(?:utils|netcommon)\.|ipaddr\.)?(?P<f>[A-Za-z_]\w*)"
+_FILTER = lazy_re.compile(
+    _WS + rb"\|" + _WS + rb"(?:ansible\.(?:utils|netcommon)\.|ipaddr\.)?(?P<f>[A-Za-z_]\w*)"
                      rb"(?:" + _WS + rb"\((?P<args>[^()\n]*)\))?")
 _FILTERS = (b"nthhost", b"ipaddr", b"ipsubnet", b"ipmath", b"ipv4", b"ipv6", b"usable_range",
             b"next_nth_usable", b"previous_nth_usable")
 # `(net | usable_range)['usable_ips'][-2]`, `.usable_ips[-2]`: the list holds every address (its
 # docs: 10.0.0.0 to 10.0.0.15 for a /28), so the index is the network's
-_USABLE_AT = re.compile(_WS + rb"\)?" + _WS + rb"(?:\[" + _WS + rb"""['"]usable_ips['"]""" + _WS + rb"\]|\."
+_USABLE_AT = lazy_re.compile(
+    _WS + rb"\)?" + _WS + rb"(?:\[" + _WS + rb"""['"]usable_ips['"]""" + _WS + rb"\]|\."
                         + _WS + rb"usable_ips)" + _WS + rb"\[" + _WS + rb"(?P<n>[-+]?\d+)" + _WS + rb"\]")
 # Python: ip_network("net") (any of its spellings), or a name the caller resolves
 # (netaddr's IPNetwork indexes as ipaddress does; a `u""` or `r""` literal is the same string: t29-33, 02)
@@ -195,7 +198,7 @@ def chains(data: bytes) -> Iterator[Chain]:
 
 # An index counting back from the network's size: `NET.num_addresses - 2`, `len(list(NET)) - 2`,
 # netaddr's `NET.size - 2` (t29-33, finding 02): the same as -2.
-_FROM_SIZE = re.compile(r"(?:[A-Za-z_][\w.]*\.(?:num_addresses|size)|len\(.*\))-(\d+)")
+_FROM_SIZE = lazy_re.compile(r"(?:[A-Za-z_][\w.]*\.(?:num_addresses|size)|len\(.*\))-(\d+)")
 
 
 def _foreign(data: bytes) -> Iterator[Chain]:
@@ -214,7 +217,7 @@ def _number(text: bytes) -> tuple[int | None, str]:
     return (-int(back.group(1)), said) if back is not None else (None, said)
 
 
-_SPECIAL = re.compile(rb'[()\[\]{},"\n]')
+_SPECIAL = lazy_re.compile(rb'[()\[\]{},"\n]')
 
 
 def _args(data: bytes, pos: int, limit: int = 400) -> tuple[list[bytes], int] | None:
@@ -314,8 +317,8 @@ def _terraform(data: bytes) -> Iterator[Chain]:
                     literal, steps)
 
 
-_FOR_KEY = re.compile(rb"\bfor[ \t]+(?P<k>[A-Za-z_]\w*)[ \t]*,[ \t]*[A-Za-z_]\w*[ \t]+in\b")
-_FOR_RANGE = re.compile(rb"\bfor[ \t]+(?P<k>[A-Za-z_]\w*)[ \t]+in[ \t]+range[ \t]*\([ \t]*"
+_FOR_KEY = lazy_re.compile(rb"\bfor[ \t]+(?P<k>[A-Za-z_]\w*)[ \t]*,[ \t]*[A-Za-z_]\w*[ \t]+in\b")
+_FOR_RANGE = lazy_re.compile(rb"\bfor[ \t]+(?P<k>[A-Za-z_]\w*)[ \t]+in[ \t]+range[ \t]*\([ \t]*"
                         rb"(?:(?P<start>\d+)[ \t]*,)?")
 
 

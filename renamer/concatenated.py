@@ -21,9 +21,9 @@ grammar are not looked for (docs/matching.md).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
 # A string literal of one line: double, single or backtick quoted, backslash escapes kept.
@@ -32,15 +32,15 @@ _LITERAL = rb"(?:\"(?:[^\"\\\n]|\\.){0,200}\"|'(?:[^'\\\n]|\\.){0,200}'|`(?:[^`\
 _OPERATOR = rb"[ \t]*(?:\+|~|\.\.|\.)[ \t]*(?:\\?\r?\n[ \t]*)?"
 # Adjacent literals (Python, C): blanks, or a line break inside brackets or after a backslash.
 _ADJACENT = rb"[ \t]*(?:\\?\r?\n[ \t]*)?"
-_CHAIN = re.compile(_LITERAL + rb"(?:" + _OPERATOR + _LITERAL + rb")+")
-_CHAIN_ADJACENT = re.compile(_LITERAL + rb"(?:(?:" + _OPERATOR + rb"|" + _ADJACENT + rb")"
+_CHAIN = lazy_re.compile(_LITERAL + rb"(?:" + _OPERATOR + _LITERAL + rb")+")
+_CHAIN_ADJACENT = lazy_re.compile(_LITERAL + rb"(?:(?:" + _OPERATOR + rb"|" + _ADJACENT + rb")"
                              + _LITERAL + rb")+")
-_ONE = re.compile(_LITERAL)
+_ONE = lazy_re.compile(_LITERAL)
 # A literal interpolated into the text around it: `${"ml2"}`, `#{"ml2"}`, `{{ 'ml2' }}`, `{'ml2'}`.
-_INTERPOLATED = re.compile(rb"(?P<open>[$#]\{|\{\{-?|\{)[ \t]*"
+_INTERPOLATED = lazy_re.compile(rb"(?P<open>[$#]\{|\{\{-?|\{)[ \t]*"
                            rb"(?P<literal>\"[^\"\\\n{}]{0,200}\"|'[^'\\\n{}]{0,200}')[ \t]*(?:-?\}\}|\})")
 # The shapes any of the above holds: the cheap test before either regex runs.
-_SHAPE = re.compile(rb"[\"'`][ \t]*(?:\+|~|\.\.?)[ \t]*(?:\\?\r?\n[ \t]*)?[\"'`]"
+_SHAPE = lazy_re.compile(rb"[\"'`][ \t]*(?:\+|~|\.\.?)[ \t]*(?:\\?\r?\n[ \t]*)?[\"'`]"
                     rb"|[\"'][ \t]*(?:\\?\r?\n[ \t]*)?[\"']"
                     rb"|(?:[$#]\{|\{\{-?|[A-Za-z0-9._-]\{)[ \t]*[\"']")
 _NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
@@ -79,7 +79,8 @@ def _windows(data: bytes, needles: Sequence[bytes]) -> list[tuple[int, int]]:
 # (a regex led by one literal byte over the translated copy, and `in` tests, run in C; _SHAPE, a
 # regex of character classes and alternatives, costs ~100x more).
 _FOLD = bytes.maketrans(b"'`~", b'""+')
-_JOINED = re.compile(rb'"(?:\+|\.\.?|\\?\r?\n|)"')  # `"a"+"b"`, `"a".."b"`, `("a"` newline `"b")`, `"a""b"`
+_JOINED = lazy_re.compile(
+    rb'"(?:\+|\.\.?|\\?\r?\n|)"')  # `"a"+"b"`, `"a".."b"`, `("a"` newline `"b")`, `"a""b"`
 
 
 def may_join(data: bytes) -> bool:

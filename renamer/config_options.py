@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import Any
 
+from renamer import lazy_re
 from renamer.config import DEFAULT_MAX_FILE_SIZE
 from renamer.durations import EXPECTED, parse_duration
 from renamer.formats.yaml_source import Problems, check_mapping, shown
@@ -17,7 +17,7 @@ ACCOUNT_CHOICES = ("keep", "rewrite")
 SUBDOMAIN_CHOICES = ("residual", "follow")
 TERRAFORM_BINARIES = ("terraform", "tofu")
 DEFAULT_MOVED_EXPIRY = 90
-_SIZE = re.compile(r"(?i)\s*(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?\s*\Z")
+_SIZE = lazy_re.compile(r"(?i)\s*(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?\s*\Z")
 _UNITS = {None: 1, "b": 1, "k": 1024, "kb": 1000, "kib": 1024, "m": 1024**2, "mb": 1000**2,
           "mib": 1024**2, "g": 1024**3, "gb": 1000**3, "gib": 1024**3}
 

@@ -3,13 +3,13 @@ timeout, concurrency."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from renamer import lazy_re
 from renamer.config import ProbeConfig
 from renamer.formats.yaml_source import Problems, check_mapping, shown
 
-_STATUS = re.compile(r"[1-5]xx\Z")
+_STATUS = lazy_re.compile(r"[1-5]xx\Z")
 
 
 def read_probe(top: dict[str, Any], problems: Problems) -> ProbeConfig:

@@ -48,7 +48,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from renamer import work
+from renamer import lazy_re, work
 
 # Every dash a range's ends are joined by, besides `-`: U+2012 figure dash to U+2015 horizontal bar
 # (en and em dash among them), U+2026 ellipsis, U+2212 minus, and their HTML entities (break-it
@@ -91,7 +91,7 @@ _SPACED = (rb"(?:[ \t]*,[ \t]*" + _ELLIPSIS + rb"[ \t]*,[ \t]*"
 # Every range has a digit right before its separator (a code span's or emphasis' mark between them at
 # most), or a brace set: a file without one (most files, and any file dense with plain references) is
 # never searched rule by rule.
-RANGE_HINT = re.compile(rb"[0-9](?:[`*_'\")\]]|\xe2\x80[\x99\x9d\xba]|\xc2\xbb|\xe3\x80\x8d){0,4}[ \t]*"
+RANGE_HINT = lazy_re.compile(rb"[0-9](?:[`*_'\")\]]|\xe2\x80[\x99\x9d\xba]|\xc2\xbb|\xe3\x80\x8d){0,4}[ \t]*"
                         rb"(?:-|~|\.\.|\\-|\xe2\x80[\x90-\x95\xa5\xa6]|\xe2\x88\x92"
                         rb"|\xe2\x8b\xaf|\xe2\x81\x93|\xe2\xb8[\xba\xbb]|\xef\xb9[\x98\xa3]|\xef\xbc\x8d"
                         rb"|\xef\xbd\x9e|\xe3\x80\x9c|&[#a-z]|,[ \t]*(?:\xe2|\.\.\.|&)"
@@ -118,8 +118,8 @@ _JOIN = (rb"(?:\|(?![ \t|])|[ \t]*(?:(?:#|//|--|\()[ \t]*)?(?:,[ \t]*(?:(?:or|an
 # `10.0.0.70 & 71`, `10.0.0.70+71`, `10.0.0.70|71|72`, `10.0.0.70, 71 and 72`; t31 sweep finding 14): a
 # bare number after a member (no dot) is one where two or more follow, or one after `&` or `+`, or one
 # over 32 after `/` (`10.0.0.70/24` is a prefix length; `10.0.0.70,80` a port or a table's next cell).
-_BARE = re.compile(rb"(?<![.0-9])[0-9]+")
-_LENGTH_FIRST = re.compile(rb"/([0-9]{1,2})(?![0-9])")
+_BARE = lazy_re.compile(rb"(?<![.0-9])[0-9]+")
+_LENGTH_FIRST = lazy_re.compile(rb"/([0-9]{1,2})(?![0-9])")
 
 
 @dataclass(frozen=True)
@@ -183,7 +183,7 @@ def range_rule(old: str, new: str, kind: RangeKind) -> RangeRule | None:
     return RangeRule(old, new, kind, stem.encode(), number, pattern, braces, joined, new_stem != stem)
 
 
-_NEVER = re.compile(rb"(?!)")
+_NEVER = lazy_re.compile(rb"(?!)")
 
 
 def _v6_rule(old: str, new: str) -> RangeRule | None:
@@ -259,11 +259,11 @@ def _is_range(hit: re.Match[bytes], rule: RangeRule) -> bool:
                                                  or rule.kind == "address")
 
 
-_TO = re.compile(rb"[ \t]+to[ \t]+", re.IGNORECASE)
-_FROM_BEFORE = re.compile(rb"(?<![A-Za-z0-9_])from[ \t]+" + _OPEN + rb"\Z", re.IGNORECASE)
+_TO = lazy_re.compile(rb"[ \t]+to[ \t]+", re.IGNORECASE)
+_FROM_BEFORE = lazy_re.compile(rb"(?<![A-Za-z0-9_])from[ \t]+" + _OPEN + rb"\Z", re.IGNORECASE)
 # Words of a rule, a route or a move: a line holding one reads `from A to B` as a source and a
 # target (ufw, pf, ipfw, `route from`, `copy from A to B`), not as a range's ends.
-_FLOW = re.compile(rb"(?<![A-Za-z0-9_-])(?:ufw|pass|block|allow|deny|reject|permit|drop|accept|ipfw|rdr"
+_FLOW = lazy_re.compile(rb"(?<![A-Za-z0-9_-])(?:ufw|pass|block|allow|deny|reject|permit|drop|accept|ipfw|rdr"
                    rb"|nat|binat|proto|port|iptables|nft|route|routes|forward|redirect|traffic|packets?|ssh|scp|rsync|copy"
                    rb"|mov(?:e|es|ed|ing)|migrat(?:e|es|ed|ing)|connect|connections?"
                    # a failover's or a switch's two machines (break-it round 12, #4)
@@ -283,11 +283,11 @@ def _source_and_target(hit: re.Match[bytes]) -> bool:
     return _FLOW.search(data, line, len(data) if end == -1 else end) is not None
 
 
-_BETWEEN = re.compile(rb"(?<![A-Za-z0-9_])between[ \t]+" + _OPEN + rb"\Z", re.IGNORECASE)
+_BETWEEN = lazy_re.compile(rb"(?<![A-Za-z0-9_])between[ \t]+" + _OPEN + rb"\Z", re.IGNORECASE)
 
 
 # A link's two ends, not a range's: `latency between A and B`, `the tunnel between A and B`
-_LINK_BETWEEN = re.compile(rb"(?<![A-Za-z0-9_])(?:latency|link|links|traffic|tunnel|tunnels|connection"
+_LINK_BETWEEN = lazy_re.compile(rb"(?<![A-Za-z0-9_])(?:latency|link|links|traffic|tunnel|tunnels|connection"
                            rb"|connections|connectivity|ping|pings|cable|cables|peering|route|routes|path|paths|bandwidth|hops?"
                            rb"|vpn|wireguard|sync|replication|rtt|jitter|mtu|handshake|failover|failback|switchover"
                            rb"|choose|chooses|pick|picks|select|selects|balance|balances|alternate|alternates"
@@ -392,7 +392,8 @@ _RANGE_WORDS = (b"range", b"pool", b"excluded-address", b"excluded-ip-address", 
 # Junos `address-range low A high B`, VirtualBox `--lowerip A --upperip B`, `dhcp_min:`/`dhcp_max:`
 # The keys whose `from`/`to` pair is a span of addresses kept out of use (break-it round 21, #23):
 # the nearest enclosing key names it, `exclude:`, `reserved:`, `static_leases:`, `allocation:`.
-_FROM_TO_PARENT = re.compile(rb"(?i)\b(?:exclu\w*|reserv\w*|static[_-]?leases?|allocations?)[\"']?[ \t]*[:=]"
+_FROM_TO_PARENT = lazy_re.compile(
+    rb"(?i)\b(?:exclu\w*|reserv\w*|static[_-]?leases?|allocations?)[\"']?[ \t]*[:=]"
                              rb"[^\n]*\n?(?:[ \t]*(?:-[ \t]*)?[\w\"']+[ \t]*:[^\n]*\n)?[^\n]*\Z")
 _START_WORDS = (b"start", b"begin", b"first", b"from", b"low", b"lower", b"min", b"minimum")
 # A range word is a word of its own, or a key's segment (`ip_pool`, `dhcp-range`, `ipRange`), or
@@ -403,7 +404,7 @@ _WORD_PREFIXES = (b"ip", b"dhcp", b"exclude", b"address", b"addr", b"lease", b"s
                   b"subnet", b"net", b"host", b"src", b"dst")
 _WORD_SUFFIXES = (b"", b"s", b"start", b"begin", b"first", b"low", b"lower", b"min", b"end", b"stop",
                   b"last", b"high", b"upper", b"max")
-_LETTERS = re.compile(rb"[a-z]*")
+_LETTERS = lazy_re.compile(rb"[a-z]*")
 # Directives whose arguments are a range's ends by position, after the arguments that are not:
 # OpenVPN `server-bridge GATEWAY NETMASK POOL-START POOL-END` (its third and fourth addresses).
 _POSITIONAL = {b"server-bridge": 2}
@@ -411,25 +412,26 @@ _V4 = rb"(?<![0-9A-Za-z.])[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}(?![0-9]
 _ADDRESS = re.compile(_V4)
 # An IPv4 or IPv6 address (two colons at least; a zone ID, a port's bracket or a dash ends it): the
 # ends of an IPv6 range (`2001:db8:a::10-2001:db8:a::20`, dnsmasq's `dhcp-range=A,B,64`).
-_ANY_ADDRESS = re.compile(_V4 + rb"|(?<![0-9A-Za-z.:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]+"
+_ANY_ADDRESS = lazy_re.compile(_V4 + rb"|(?<![0-9A-Za-z.:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]+"
                           rb"(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3})?(?![0-9A-Za-z:.])")
 # A pool whose key names machines is a list of members (two backends, two NTP servers), not a range
-_MEMBERS = re.compile(rb"(?<![a-z])(?:backends?|servers?|members?|nodes?|upstreams?|workers?|hosts?|targets?"
+_MEMBERS = lazy_re.compile(
+    rb"(?<![a-z])(?:backends?|servers?|members?|nodes?|upstreams?|workers?|hosts?|targets?"
                       rb"|peers?|ntp|dns|resolvers?|replicas?)(?![a-z])")
-_WORD_END = re.compile(rb"[A-Za-z0-9_]*")  # the rest of a key or directive holding a range word
+_WORD_END = lazy_re.compile(rb"[A-Za-z0-9_]*")  # the rest of a key or directive holding a range word
 # What joins a declared range's two ends: a comma, blanks, a dash, or a joining or end word
 # (`range 10.0.40.5 to 10.0.40.11`, Junos `low 10.0.40.5 high 10.0.40.11`).
-_PAIR = re.compile(rb"[\"'`\]]?(?:[ \t]*[,;][ \t]*|[ \t]*(?:-|" + _DASHES + rb"|\.\.|~)[ \t]*"
+_PAIR = lazy_re.compile(rb"[\"'`\]]?(?:[ \t]*[,;][ \t]*|[ \t]*(?:-|" + _DASHES + rb"|\.\.|~)[ \t]*"
                    rb"|[ \t]+(?:(?:to|through|thru|until|till|up[ \t]+to|and|high|end|last|stop)[ \t]+)?)"
                    rb"[\"'`\[]?", re.IGNORECASE)
 _KEY_SEP = rb"(?P<sep>[\"']?[ \t]*[:=][ \t]*[\"']?|[\"']?>|[ \t]+[\"']?)"
-_KEY_BEFORE = re.compile(rb"(?P<key>[A-Za-z][A-Za-z0-9_-]{0,40})" + _KEY_SEP + rb"\Z")
+_KEY_BEFORE = lazy_re.compile(rb"(?P<key>[A-Za-z][A-Za-z0-9_-]{0,40})" + _KEY_SEP + rb"\Z")
 # A start word, the rest of its key and an address as its value, over the lower-cased file: one
 # search a word (each starts with its literal, which re finds in C).
 _STARTED = tuple(re.compile(word + rb"[a-z0-9_-]{0,40}" + _KEY_SEP + rb"(?P<value>" + _V4 + rb")")
                  for word in _START_WORDS if not any(word != w and word.startswith(w) for w in _START_WORDS))
-_KEYED = re.compile(rb"(?P<key>[A-Za-z][A-Za-z0-9_-]{0,40})" + _KEY_SEP + rb"(?P<value>" + _V4 + rb")")
-_SEGMENTS = re.compile(rb"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_KEYED = lazy_re.compile(rb"(?P<key>[A-Za-z][A-Za-z0-9_-]{0,40})" + _KEY_SEP + rb"(?P<value>" + _V4 + rb")")
+_SEGMENTS = lazy_re.compile(rb"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 # `lo`/`hi` name a range's ends as a key's word (`lo: 10.0.0.70` / `hi: 10.0.0.74`, t28 finding 05),
 # never looked for alone: a key pair is read from a value the matcher found (keyed_ends)
 _STARTS = frozenset((*_START_WORDS, b"lo"))
@@ -594,13 +596,13 @@ def _finds(data: bytes, word: bytes) -> Iterator[int]:
 
 # A range word that names a call (`summarize_address_range(`, `ip_range(`, round 23 finding 01) takes
 # its ends as its first two arguments, each maybe wrapped in a constructor (`IPv4Address('A')`).
-_CALL_PAIR = re.compile(rb"[\"'`]?[ \t]*\)?[ \t]*,[ \t]*(?:[A-Za-z_][\w.]{0,60}[ \t]*\()?[ \t]*[\"'`]?")
+_CALL_PAIR = lazy_re.compile(rb"[\"'`]?[ \t]*\)?[ \t]*,[ \t]*(?:[A-Za-z_][\w.]{0,60}[ \t]*\()?[ \t]*[\"'`]?")
 # A range word's line naming two host names (round 23 finding 01: `range: [web01, web05]`,
 # `"hosts_range": ["web01", "web05"]`, `nodes_range = web01..web05`): the key's separator and a
 # bracket before the first, the pair's joiner between, a bracket or the line's end after the second.
-_HOST_LEAD = re.compile(rb"[A-Za-z0-9_-]*[\"'`]?[ \t]*(?:=>|[:=])?[ \t]*[\[({]?[ \t]*[\"'`]?")
-_HOST_NAME = re.compile(rb"[A-Za-z][A-Za-z0-9_-]*?[0-9]+(?:\.[A-Za-z][A-Za-z0-9-]*)*(?![A-Za-z0-9_.-])")
-_HOST_TAIL = re.compile(rb"[\"'`]?[ \t]*(?:[\])}][ \t]*[,;]?[ \t]*)*(?:(?:#|//)[^\n]*)?\r?(?:\n|\Z)")
+_HOST_LEAD = lazy_re.compile(rb"[A-Za-z0-9_-]*[\"'`]?[ \t]*(?:=>|[:=])?[ \t]*[\[({]?[ \t]*[\"'`]?")
+_HOST_NAME = lazy_re.compile(rb"[A-Za-z][A-Za-z0-9_-]*?[0-9]+(?:\.[A-Za-z][A-Za-z0-9-]*)*(?![A-Za-z0-9_.-])")
+_HOST_TAIL = lazy_re.compile(rb"[\"'`]?[ \t]*(?:[\])}][ \t]*[,;]?[ \t]*)*(?:(?:#|//)[^\n]*)?\r?(?:\n|\Z)")
 
 
 def find_declared_hosts(data: bytes, rules: Sequence[RangeRule],
@@ -662,7 +664,8 @@ def _declared_after(data: bytes, start: int, word: bytes,
     return found[0], found[1]
 
 
-_LIST_ITEM = re.compile(rb"[ \t]*(?:-[ \t]+)?[\[({]?[ \t]*[\"'`]?")  # `- [`, `[`, `- "`: a list item's start
+_LIST_ITEM = lazy_re.compile(
+    rb"[ \t]*(?:-[ \t]+)?[\[({]?[ \t]*[\"'`]?")  # `- [`, `[`, `- "`: a list item's start
 _BELOW = 64  # how many lines of a range key's block are read
 
 
@@ -731,7 +734,7 @@ def _holding(a: re.Match[bytes], b: re.Match[bytes], old: int, *, v6: bool = Fal
     return None
 
 
-_ADDRESS_TAIL = re.compile(rb"(?P<word>[a-z]+?)(?:ip|ipaddr|ipaddress|addr|address|ipv4)")
+_ADDRESS_TAIL = lazy_re.compile(rb"(?P<word>[a-z]+?)(?:ip|ipaddr|ipaddress|addr|address|ipv4)")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -807,14 +810,15 @@ def _partner_rank(data: bytes, line: int, key: int, partner: re.Match[bytes],
 _V4_BARE = rb"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}(?![0-9]|\.[0-9])"
 _JOINED = (rb"(?:[ \t]*(?:" + _DASHES + rb"|\.\.|~)[ \t]*|-|[ \t]+--?[ \t]+"
            rb"|[ \t]+(?:through|thru|until|till|up[ \t]+to|(?P<and>and))[ \t]+)")
-_AFTER = re.compile(_CLOSE + _JOINED + _OPEN + rb"(?P<other>" + _V4_BARE + rb")", re.IGNORECASE)
-_BEFORE = re.compile(rb"(?<![0-9A-Za-z.])(?P<other>" + _V4_BARE + rb")" + _CLOSE + _JOINED + _OPEN + rb"\Z",
+_AFTER = lazy_re.compile(_CLOSE + _JOINED + _OPEN + rb"(?P<other>" + _V4_BARE + rb")", re.IGNORECASE)
+_BEFORE = lazy_re.compile(
+    rb"(?<![0-9A-Za-z.])(?P<other>" + _V4_BARE + rb")" + _CLOSE + _JOINED + _OPEN + rb"\Z",
                      re.IGNORECASE)
 # blanks and an end's dressing, before it (a typographic quote's bytes too)
 _BEFORE_SKIP = frozenset(b" \t`*_'\"[<\xe2\xe3\xc2\x80\x98\x99\x9c\x9d\xb9\xba\xab\xbb\x8c\x8d")
 # the last byte of a joiner (`through`, `and`, the dashes)
 _BEFORE_LAST = frozenset(b"-~.\x90\x91\x92\x93\x94\x95\xa5\xa6\xaf\xa3hHuUlLoOdD")
-_ADDRESS_END = re.compile(rb"(?![0-9]|\.[0-9])")
+_ADDRESS_END = lazy_re.compile(rb"(?![0-9]|\.[0-9])")
 
 
 def joined_ends(data: bytes, ends: Sequence[tuple[int, int]]) -> set[int]:
@@ -847,8 +851,8 @@ def joined_ends(data: bytes, ends: Sequence[tuple[int, int]]) -> set[int]:
 # addresses, the lower first), host names as well as addresses (break-it round 22, finding 05).
 # `from`/`to` alone name ends only under a range word or a key of addresses kept out of use, as for
 # _keyed_pair. Read from the matches, so a file is looked at only around an old value.
-_VALUE_TOKEN = re.compile(rb"[A-Za-z0-9][A-Za-z0-9._:-]*")
-_KEYED_VALUE = re.compile(rb"(?P<key>[A-Za-z][A-Za-z0-9_-]{0,40})" + _KEY_SEP
+_VALUE_TOKEN = lazy_re.compile(rb"[A-Za-z0-9][A-Za-z0-9._:-]*")
+_KEYED_VALUE = lazy_re.compile(rb"(?P<key>[A-Za-z][A-Za-z0-9_-]{0,40})" + _KEY_SEP
                           + rb"(?P<value>[A-Za-z0-9][A-Za-z0-9._:-]*)")
 
 
@@ -857,8 +861,8 @@ def _value_at(data: bytes, start: int) -> bytes:
     return token.group().rstrip(b".:-") if token is not None else b""
 
 
-_KEY_WORD = re.compile(rb"[A-Za-z][A-Za-z0-9_-]{0,40}")
-_NEWLINE = re.compile(rb"\n")
+_KEY_WORD = lazy_re.compile(rb"[A-Za-z][A-Za-z0-9_-]{0,40}")
+_NEWLINE = lazy_re.compile(rb"\n")
 _NEAREST = 8  # how many of the other end's keys nearest a value are weighed
 
 
@@ -947,11 +951,12 @@ def keyed_ends(data: bytes, ends: Sequence[tuple[int, int]]) -> dict[int, str]:
 # (`| pool | first | last |`): each row's two cells are a range's ends, so an old value in one of
 # them is a residual `range` (where the other cell is filled and differs). `from`/`to` alone name
 # the ends only with a range word in the header (a `| from | to |` table is mostly a move's map).
-_MD_RULE = re.compile(rb"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*\r?$", re.MULTILINE)
+_MD_RULE = lazy_re.compile(
+    rb"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*\r?$", re.MULTILINE)
 _CELL_DRESS = b" \t\"'`*_"
-_BLANK = re.compile(rb"\s")
+_BLANK = lazy_re.compile(rb"\s")
 # A CSV header's name: a word, maybe quoted, with blanks, dots, dashes, slashes or parentheses
-_HEADER_CELL = re.compile(rb"[ \t]*[\"']?[A-Za-z_][A-Za-z0-9_ .()/-]{0,40}[\"']?[ \t]*")
+_HEADER_CELL = lazy_re.compile(rb"[ \t]*[\"']?[A-Za-z_][A-Za-z0-9_ .()/-]{0,40}[\"']?[ \t]*")
 
 
 def table_ends(data: bytes, ends: Callable[[], Sequence[tuple[int, int]]]) -> set[int]:
@@ -975,7 +980,7 @@ def table_ends(data: bytes, ends: Callable[[], Sequence[tuple[int, int]]]) -> se
     return out
 
 
-_NUMBERED = re.compile(rb"(?P<stem>.*?[^0-9])(?P<n>[0-9]+)(?P<domain>(?:\.[A-Za-z0-9-]+)*)")
+_NUMBERED = lazy_re.compile(rb"(?P<stem>.*?[^0-9])(?P<n>[0-9]+)(?P<domain>(?:\.[A-Za-z0-9-]+)*)")
 
 
 def _same_kind(a: bytes, b: bytes) -> bool:

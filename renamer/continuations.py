@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
+
 _POWERSHELL = (".ps1", ".psm1", ".psd1")
 _CMD = (".bat", ".cmd")
-_DOCKERFILE = re.compile(r"(?:^|/)(?:(?:Docker|Container)file(?:\.[^/]*)?"
+_DOCKERFILE = lazy_re.compile(r"(?:^|/)(?:(?:Docker|Container)file(?:\.[^/]*)?"
                          r"|[^/]*\.(?:dockerfile|containerfile))\Z", re.IGNORECASE)
 # Parser directives stand first, before any comment, blank line or instruction (Docker's reference).
-_DIRECTIVE = re.compile(rb"#[ \t]*(?P<key>[A-Za-z]+)[ \t]*=[ \t]*(?P<value>\S*)[ \t]*\r?\n")
+_DIRECTIVE = lazy_re.compile(rb"#[ \t]*(?P<key>[A-Za-z]+)[ \t]*=[ \t]*(?P<value>\S*)[ \t]*\r?\n")
 
 
 def mark(rel: str, data: bytes) -> bytes:

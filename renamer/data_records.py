@@ -25,16 +25,15 @@ values out.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from renamer import tool_names, zone_records
+from renamer import lazy_re, tool_names, zone_records
 from renamer.formats import yaml_rt
 
 # A record's type as these files write it: a `type:` whose value is an RR type.
-_RR_TYPE = re.compile(rb"(?m)(?:^|[{,\s])[\"']?type[\"']?[ \t]*:[ \t]*[\"']?"
+_RR_TYPE = lazy_re.compile(rb"(?m)(?:^|[{,\s])[\"']?type[\"']?[ \t]*:[ \t]*[\"']?"
                       rb"(?:A|AAAA|PTR|CNAME|MX|TXT|SRV|NS|CAA|DNAME|ALIAS|HINFO|NAPTR|SSHFP|TLSA)"
                       rb"[\"']?[ \t]*(?:[,}#\r\n]|$)")
 # One of these stands in every YAML file `holds_records` accepts (the first pass's literals).
@@ -45,11 +44,11 @@ LITERALS = tuple(b"type" + sep + quote + rtype for sep in (b": ", b":", b'": ', 
 # Records held as JSON are read as the YAML ones (JSON is YAML's flow style): an octoDNS-shaped
 # zone file `config/lab.example.json`, a zone list exported as JSON (round 21, findings 14/26's rest).
 _DATA = (".yml", ".yaml", ".json")
-_JSON_ZONE_NAME = re.compile(r"(?:^|/)(?P<zone>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)\.json$")
+_JSON_ZONE_NAME = lazy_re.compile(r"(?:^|/)(?P<zone>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)\.json$")
 _ZONE_KEYS = ("zone", "zone_name", "domain", "origin", "name")
 _OWNER_KEYS = ("label", "name", "owner", "record", "host", "hostname", "record_name")
 _TASK_OWNER_KEYS = ("record", "record_name")  # beside `zone:` without a `type:`
-_DOMAIN = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+\.?")
+_DOMAIN = lazy_re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+\.?")
 
 
 @dataclass(frozen=True)

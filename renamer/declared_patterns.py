@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from renamer import pattern_dialects
+from renamer import lazy_re, pattern_dialects
 
 # What every declared position spells (caseless where the grammar is: SQL's keywords).
 LITERALS = (b"server_name", b"location", b"$host", b"$http_host", b"_reg(", b"-m reg", b"RewriteCond",
@@ -44,15 +44,16 @@ class Declared:
 
 
 # (also after `{` or `;`: `server { server_name ...; }` on one line)
-_NGINX_NAMES = re.compile(rb"(?:^|[{;])[ \t]*server_name[ \t]+([^;\n]*)", re.MULTILINE)
-_NGINX_LOCATION = re.compile(rb"^[ \t]*location[ \t]+~\*?[ \t]+(\"[^\"\n]+\"|'[^'\n]+'|[^\s{]+)",
+_NGINX_NAMES = lazy_re.compile(rb"(?:^|[{;])[ \t]*server_name[ \t]+([^;\n]*)", re.MULTILINE)
+_NGINX_LOCATION = lazy_re.compile(rb"^[ \t]*location[ \t]+~\*?[ \t]+(\"[^\"\n]+\"|'[^'\n]+'|[^\s{]+)",
                              re.MULTILINE)
-_NGINX_IF = re.compile(rb"\(\s*\$(?:host|http_host|server_name)\s+!?~\*?\s+(\"[^\"\n]+\"|'[^'\n]+'|[^\s)]+)")
-_HAPROXY = re.compile(rb"(?:hdr_reg\([^)\n]*\)|-m[ \t]+reg)((?:[ \t]+(?!if\b|unless\b|\})[^\s{}]+)+)")
-_APACHE = re.compile(rb"RewriteCond[ \t]+%\{HTTP_HOST\}[ \t]+!?(\"[^\"\n]+\"|[^\s\"]+)")
-_BASH = re.compile(rb"\[\[[^\]\n]*?=~[ \t]+(\"[^\"\n]+\"|'[^'\n]+'|[^\s\]]+)")
+_NGINX_IF = lazy_re.compile(
+    rb"\(\s*\$(?:host|http_host|server_name)\s+!?~\*?\s+(\"[^\"\n]+\"|'[^'\n]+'|[^\s)]+)")
+_HAPROXY = lazy_re.compile(rb"(?:hdr_reg\([^)\n]*\)|-m[ \t]+reg)((?:[ \t]+(?!if\b|unless\b|\})[^\s{}]+)+)")
+_APACHE = lazy_re.compile(rb"RewriteCond[ \t]+%\{HTTP_HOST\}[ \t]+!?(\"[^\"\n]+\"|[^\s\"]+)")
+_BASH = lazy_re.compile(rb"\[\[[^\]\n]*?=~[ \t]+(\"[^\"\n]+\"|'[^'\n]+'|[^\s\]]+)")
 # (One space before the quote: LITERALS spell it so, and the first pass looks for them.)
-_SQL = re.compile(rb"\b(?P<kind>(?:[Ii]?[Ll][Ii][Kk][Ee])|(?:SIMILAR|similar) (?:TO|to)) "
+_SQL = lazy_re.compile(rb"\b(?P<kind>(?:[Ii]?[Ll][Ii][Kk][Ee])|(?:SIMILAR|similar) (?:TO|to)) "
                   rb"(?P<text>'(?:[^'\n]|''){1,200}'|\"[^\"\n]{1,200}\")")
 
 

@@ -42,7 +42,7 @@ import bisect
 import re
 from typing import Protocol
 
-from renamer import composed_names, work
+from renamer import composed_names, lazy_re, work
 from renamer.escapes import might_escape
 from renamer.occurrences import Match
 from renamer.unicode_names import might_fold
@@ -50,11 +50,11 @@ from renamer.unicode_names import might_fold
 # A backslash ending a line that is itself not escaped (`\\` then a newline is a literal
 # backslash): an even run of backslashes before it. Other shells continue with another mark
 # (continuations.py): PowerShell's backtick, cmd.exe's caret, a Dockerfile's `# escape=` character.
-_BREAK = re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n)")
-_BREAK_INDENT = re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n[ \t]*)")
+_BREAK = lazy_re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n)")
+_BREAK_INDENT = lazy_re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n[ \t]*)")
 # A make recipe's: make hands the shell the backslash and the line break but drops the next line's
 # recipe prefix (one tab), and the shell joins the rest (`ssh ana-\` newline tab `ml2`: ana-ml2).
-_BREAK_RECIPE = re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n\t?)")
+_BREAK_RECIPE = lazy_re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n\t?)")
 _MARKS = (b"`", b"^")  # the other continuation marks, for the cheap tests
 
 
@@ -66,7 +66,7 @@ def _break(mark: bytes, indent: bool) -> re.Pattern[bytes]:
 
 
 # The files make reads (GNU make's default names, `include`d `.mk` fragments).
-_MAKEFILES = re.compile(r"(?:^|/)(?:GNUmakefile|[Mm]akefile(?:\.[^/]*)?|[^/]*\.(?:mk|mak|make))\Z")
+_MAKEFILES = lazy_re.compile(r"(?:^|/)(?:GNUmakefile|[Mm]akefile(?:\.[^/]*)?|[^/]*\.(?:mk|mak|make))\Z")
 
 
 def is_makefile(rel: str) -> bool:
@@ -184,7 +184,7 @@ def _original(position: int, cuts: list[tuple[int, int]], *, at_cut: bool) -> in
 
 
 _QUOTES = b"'\""
-_QUOTE = re.compile(b"['\"]")
+_QUOTE = lazy_re.compile(b"['\"]")
 
 
 def might_join_quotes(finder: Finder, data: bytes) -> bool:
@@ -200,7 +200,7 @@ def might_join_quotes(finder: Finder, data: bytes) -> bool:
                if needle + b'"' in data or needle + b"'" in data)
 
 
-_JOINED = re.compile(rb"[A-Za-z0-9._-]+")
+_JOINED = lazy_re.compile(rb"[A-Za-z0-9._-]+")
 
 
 def _joins(data: bytes) -> list[tuple[int, bytes, int, bytes]]:

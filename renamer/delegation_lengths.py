@@ -28,6 +28,7 @@ import ipaddress
 import re
 from collections.abc import Iterator, Sequence
 
+from renamer import lazy_re
 from renamer.names import IPNetwork
 from renamer.prefix_moves import LengthHit, PrefixMove
 
@@ -36,39 +37,40 @@ TIED = "tied-length"  # as prefix_pools.TIED
 
 _CIDR6 = rb"([0-9A-Fa-f]*:[0-9A-Fa-f:]*/[0-9]{1,3})(?![0-9])"
 # RouterOS: `prefix=A/N` and `prefix-length=L` on one line, in either order.
-_ROS_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])prefix-length[ \t]*=[ \t]*\"?([0-9]{1,3})(?![0-9]|-[0-9])")
+_ROS_LENGTH = lazy_re.compile(rb"(?<![A-Za-z0-9_-])prefix-length[ \t]*=[ \t]*\"?([0-9]{1,3})(?![0-9]|-[0-9])")
 # a `/routing filter` rule (its `chain=`), whose prefix-length= is a match, no pool's (t33-33 finding 19)
-_ROS_FILTER = re.compile(rb"(?<![A-Za-z0-9_-])chain[ \t]*=")
-_ROS_PREFIX = re.compile(rb"(?<![A-Za-z0-9_-])prefix[ \t]*=[ \t]*\"?" + _CIDR6)
+_ROS_FILTER = lazy_re.compile(rb"(?<![A-Za-z0-9_-])chain[ \t]*=")
+_ROS_PREFIX = lazy_re.compile(rb"(?<![A-Za-z0-9_-])prefix[ \t]*=[ \t]*\"?" + _CIDR6)
 # VyOS: `prefix-length L` (no `=`) under `prefix-delegation`; its `subnet A/N` on the line or around.
-_VYOS_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])prefix-length[ \t]+\"?([0-9]{1,3})(?![0-9])")
-_VYOS_SUBNET = re.compile(rb"(?<![A-Za-z0-9_-])subnet[ \t]+\"?" + _CIDR6)
+_VYOS_LENGTH = lazy_re.compile(rb"(?<![A-Za-z0-9_-])prefix-length[ \t]+\"?([0-9]{1,3})(?![0-9])")
+_VYOS_SUBNET = lazy_re.compile(rb"(?<![A-Za-z0-9_-])subnet[ \t]+\"?" + _CIDR6)
 # OpenWrt UCI.
-_IP6ASSIGN = re.compile(rb"(?m)^[ \t]*option[ \t]+ip6assign[ \t]+[\"']?([0-9]{1,3})[\"']?[ \t]*\r?$")
-_UCI_POOL = re.compile(rb"(?m)^[ \t]*option[ \t]+(?:ula_prefix|ip6prefix)[ \t]+[\"']?" + _CIDR6)
+_IP6ASSIGN = lazy_re.compile(rb"(?m)^[ \t]*option[ \t]+ip6assign[ \t]+[\"']?([0-9]{1,3})[\"']?[ \t]*\r?$")
+_UCI_POOL = lazy_re.compile(rb"(?m)^[ \t]*option[ \t]+(?:ula_prefix|ip6prefix)[ \t]+[\"']?" + _CIDR6)
 _MOST_LINES = 200  # how far up a VyOS block's `subnet` header is looked for
 # JunOS address-assignment pools (t32-33 finding 03): `set access address-assignment pool P family inet6
 # prefix A/N` beside `... pool P family inet6 range R prefix-length L`, or the hierarchy's `prefix A/N;`
 # in the `pool P { ... }` block around `prefix-length L;`.
-_JUNOS_SET_LENGTH = re.compile(rb"address-assignment[ \t]+pool[ \t]+(\S+)[ \t]+family[ \t]+inet6[ \t]+range"
+_JUNOS_SET_LENGTH = lazy_re.compile(
+    rb"address-assignment[ \t]+pool[ \t]+(\S+)[ \t]+family[ \t]+inet6[ \t]+range"
                                rb"[ \t]+\S+[ \t]+prefix-length[ \t]+([0-9]{1,3})(?![0-9])")
 _JUNOS_SET_PREFIX = rb"address-assignment[ \t]+pool[ \t]+%s[ \t]+family[ \t]+inet6[ \t]+prefix[ \t]+" + _CIDR6
-_JUNOS_LENGTH = re.compile(rb"(?m)^[ \t]*prefix-length[ \t]+([0-9]{1,3})[ \t]*;")
-_JUNOS_POOL = re.compile(rb"(?<![A-Za-z0-9_-])pool[ \t]+\S+[ \t]*\{")
-_JUNOS_PREFIX = re.compile(rb"(?m)^[ \t]*prefix[ \t]+" + _CIDR6 + rb"[ \t]*;")
+_JUNOS_LENGTH = lazy_re.compile(rb"(?m)^[ \t]*prefix-length[ \t]+([0-9]{1,3})[ \t]*;")
+_JUNOS_POOL = lazy_re.compile(rb"(?<![A-Za-z0-9_-])pool[ \t]+\S+[ \t]*\{")
+_JUNOS_PREFIX = lazy_re.compile(rb"(?m)^[ \t]*prefix[ \t]+" + _CIDR6 + rb"[ \t]*;")
 # Cisco IOS: `ipv6 local pool NAME A/N ASSIGNED-LENGTH` (an ASA's third number counts addresses).
-_IOS_POOL = re.compile(rb"(?m)^[ \t]*ipv6[ \t]+local[ \t]+pool[ \t]+\S+[ \t]+" + _CIDR6 +
+_IOS_POOL = lazy_re.compile(rb"(?m)^[ \t]*ipv6[ \t]+local[ \t]+pool[ \t]+\S+[ \t]+" + _CIDR6 +
                        rb"[ \t]+([0-9]{1,3})(?![0-9])")
 # dibbler: `pd-pool A/N` and `pd-length L` in one `pd-class { }`.
-_DIBBLER_LENGTH = re.compile(rb"(?m)^[ \t]*pd-length[ \t]+([0-9]{1,3})(?![0-9])")
-_DIBBLER_POOL = re.compile(rb"(?m)^[ \t]*pd-pool[ \t]+" + _CIDR6)
-_DIBBLER_CLASS = re.compile(rb"(?<![A-Za-z0-9_-])pd-class[ \t]*\{")
+_DIBBLER_LENGTH = lazy_re.compile(rb"(?m)^[ \t]*pd-length[ \t]+([0-9]{1,3})(?![0-9])")
+_DIBBLER_POOL = lazy_re.compile(rb"(?m)^[ \t]*pd-pool[ \t]+" + _CIDR6)
+_DIBBLER_CLASS = lazy_re.compile(rb"(?<![A-Za-z0-9_-])pd-class[ \t]*\{")
 # WIDE dhcp6c (t33-33 finding 15): `sla-len L;` in a `prefix-interface IF { }` of the `id-assoc pd N { }`
 # whose `prefix A/N ...;` is the delegated prefix: each interface gets a /(N + L).
-_SLA_LEN = re.compile(rb"(?m)^[ \t]*sla-len[ \t]+([0-9]{1,3})[ \t]*;")
-_IA_PD = re.compile(rb"(?<![A-Za-z0-9_-])id-assoc[ \t]+pd(?:[ \t]+[0-9]+)?[ \t]*\{")
-_IA_PREFIX = re.compile(rb"(?m)^[ \t]*prefix[ \t]+" + _CIDR6)
-_IA_INTERFACE = re.compile(rb"(?<![A-Za-z0-9_-])prefix-interface[ \t]+([^\s{;]+)[ \t]*\{")
+_SLA_LEN = lazy_re.compile(rb"(?m)^[ \t]*sla-len[ \t]+([0-9]{1,3})[ \t]*;")
+_IA_PD = lazy_re.compile(rb"(?<![A-Za-z0-9_-])id-assoc[ \t]+pd(?:[ \t]+[0-9]+)?[ \t]*\{")
+_IA_PREFIX = lazy_re.compile(rb"(?m)^[ \t]*prefix[ \t]+" + _CIDR6)
+_IA_INTERFACE = lazy_re.compile(rb"(?<![A-Za-z0-9_-])prefix-interface[ \t]+([^\s{;]+)[ \t]*\{")
 
 
 def network_of(text: bytes) -> IPNetwork | None:
@@ -114,7 +116,7 @@ def _judge(data: bytes, length: re.Match[bytes], pool: re.Match[bytes], found: t
                         "together by hand")
 
 
-_ROS_SECTION = re.compile(rb"(?m)^[ \t]*(/[a-z0-9][a-z0-9 -]*?)[ \t]*\r?$")
+_ROS_SECTION = lazy_re.compile(rb"(?m)^[ \t]*(/[a-z0-9][a-z0-9 -]*?)[ \t]*\r?$")
 
 
 def _ros_section(data: bytes, pos: int) -> bytes | None:

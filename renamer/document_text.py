@@ -15,9 +15,11 @@ import struct
 import urllib.parse
 import zlib
 
+from renamer import lazy_re
+
 PNG = b"\x89PNG\r\n\x1a\n"
-_DIAGRAM = re.compile(rb"<diagram\b[^>]*>\s*(?P<value>[A-Za-z0-9+/=\s]{16,}?)\s*</diagram>")
-_STREAM = re.compile(rb">>\s*stream\r?\n")
+_DIAGRAM = lazy_re.compile(rb"<diagram\b[^>]*>\s*(?P<value>[A-Za-z0-9+/=\s]{16,}?)\s*</diagram>")
+_STREAM = lazy_re.compile(rb">>\s*stream\r?\n")
 
 
 class TooLarge(Exception):

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import Any
 
-_DURATION = re.compile(r"([1-9][0-9]{0,5})([hdw])\Z")
+from renamer import lazy_re
+
+_DURATION = lazy_re.compile(r"([1-9][0-9]{0,5})([hdw])\Z")
 _HOURS = {"h": 1, "d": 24, "w": 24 * 7}
 LONGEST = dt.timedelta(days=36500)
 EXPECTED = "expected a duration like 30d, 12h or 2w (a whole number, then h, d or w)"

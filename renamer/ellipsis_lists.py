@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
 REASON = "range"
@@ -28,10 +29,10 @@ _DRESS = rb"[`'\"*]{0,2}"
 _ITEM = rb"[A-Za-z0-9][A-Za-z0-9_.:-]*"
 _SEP = rb"(?:[ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?|[ \t]+(?:and|or)[ \t]+)"
 # items, then a gap, then maybe more items: the whole enumeration, its items' texts found after
-_LIST = re.compile(rb"(?<![\w.:-])" + _DRESS + _ITEM + _DRESS
+_LIST = lazy_re.compile(rb"(?<![\w.:-])" + _DRESS + _ITEM + _DRESS
                    + rb"(?:" + _SEP + rb"(?:" + _DRESS + _ITEM + _DRESS + rb"|" + _GAP + rb"))+")
-_ONE = re.compile(_DRESS + rb"(?P<v>" + _ITEM + rb")" + _DRESS + rb"$")
-_NUMBERED = re.compile(rb"^(?P<stem>.*?)(?P<n>[0-9]+)(?P<tail>(?:\.[A-Za-z][A-Za-z0-9-]*)*)$")
+_ONE = lazy_re.compile(_DRESS + rb"(?P<v>" + _ITEM + rb")" + _DRESS + rb"$")
+_NUMBERED = lazy_re.compile(rb"^(?P<stem>.*?)(?P<n>[0-9]+)(?P<tail>(?:\.[A-Za-z][A-Za-z0-9-]*)*)$")
 
 
 def might_hold(data: bytes) -> bool:

@@ -37,12 +37,12 @@ escape of a name character is found, or dropping backslashes adds a needle.
 from __future__ import annotations
 
 import bisect
-import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 from renamer.unicode_names import folded_matches, might_fold
 
@@ -52,7 +52,8 @@ from renamer.unicode_names import folded_matches, might_fold
 # percent-encoded UTF-8 sequence (`%C3%BC` is one character, ü), `%2D`, `&#x2d;`, `&#45;`; last,
 # a backslash before an ordinary name character (`an\\a-ml2`: an unquoted shell word reads
 # `ana-ml2`), never the letters of the usual escapes and regex classes (`\\n`, `\\b`, `\\d`...).
-_ESCAPE = re.compile(rb"\\\\|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\u\{[0-9A-Fa-f]{1,6}\}|\\U[0-9A-Fa-f]{8}"
+_ESCAPE = lazy_re.compile(
+    rb"\\\\|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\u\{[0-9A-Fa-f]{1,6}\}|\\U[0-9A-Fa-f]{8}"
                      rb"|\\N\{[A-Za-z0-9 -]{1,80}\}|\\[0-7]{1,3}"
                      rb"|%[C-Fc-f][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f]){1,3}|%[0-9A-Fa-f]{2}"
                      rb"|&#[xX][0-9A-Fa-f]{1,6};|&#[0-9]{1,7};"
@@ -62,12 +63,12 @@ _ESCAPE = re.compile(rb"\\\\|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\u\{[0-9A-Fa-f
 # ana7ml2), and a backslash before any other character, that character (`\\x2d` is `x2d`, `%2D` no
 # escape at all). An escaped dot is a dot inside a label, no name character here.
 # A character beyond ASCII is its UTF-8 octets, one `\\DDD` each (`m\\195\\188ller` is müller).
-_DECIMAL_ESCAPE = re.compile(rb"\\\\|\\(?:19[4-9]|2[0-4][0-9])(?:\\(?:12[89]|1[3-8][0-9]|19[01])){1,3}"
+_DECIMAL_ESCAPE = lazy_re.compile(rb"\\\\|\\(?:19[4-9]|2[0-4][0-9])(?:\\(?:12[89]|1[3-8][0-9]|19[01])){1,3}"
                              rb"|\\[0-9]{3}|\\[A-Za-z_:-]")
 _NAME_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:")
 _NAME_BYTES = frozenset(bytes([c]) for c in _NAME_CHARS)
 # What ends a URL before a match, on its line: a blank, a quote, a bracket.
-_URL_START = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*://[^\s\"'<>()\[\]{}`]*\Z")
+_URL_START = lazy_re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*://[^\s\"'<>()\[\]{}`]*\Z")
 ENCODED = "encoded"
 
 
@@ -204,7 +205,7 @@ def might_escape(finder: Finder, data: bytes) -> bool:
     return False
 
 
-_THREE_DIGITS = re.compile(rb"\\[0-9]{3}")
+_THREE_DIGITS = lazy_re.compile(rb"\\[0-9]{3}")
 
 
 def _might_backslash(finder: Finder, data: bytes) -> bool:
@@ -216,7 +217,7 @@ def _might_backslash(finder: Finder, data: bytes) -> bool:
 
 # A single backslash before a name character: an unquoted shell word drops it (`an\\na-ml2`,
 # `10.250.50\\.5\\4` read ana-ml2 and the address), whatever the letter or digit.
-_BACKSLASHED = re.compile(rb"\\\\|\\(?=[A-Za-z0-9._:-])")
+_BACKSLASHED = lazy_re.compile(rb"\\\\|\\(?=[A-Za-z0-9._:-])")
 
 
 def _backslashed(finder: Finder, data: bytes, matches: list[Match],

@@ -36,6 +36,7 @@ from renamer import (
     except_moves,
     except_views,
     hba_rules,
+    lazy_re,
     numbered_rules,
     route_excepts,
 )
@@ -48,13 +49,13 @@ TOOL = "tool-refuses"  # as prefix_pools.TOOL
 # JSON): Kubernetes' and Cilium's `except` (of `cidr`), Calico's `notNets` (of `nets`), Istio's
 # `notIpBlocks` / `notRemoteIpBlocks` (of `ipBlocks` / `remoteIpBlocks`): `not` + the key it excludes
 # from (t32-33 finding 02).
-_EXCEPT = re.compile(rb"(?m)(?:^([ \t]*(?:-[ \t]+)?)|(?<=[{,])[ \t]*)[\"']?"
+_EXCEPT = lazy_re.compile(rb"(?m)(?:^([ \t]*(?:-[ \t]+)?)|(?<=[{,])[ \t]*)[\"']?"
                      rb"(except|[Nn]ot(?:_[a-z]|[A-Z])[A-Za-z_]*)[\"']?[ \t]*(?::|=(?![=>~]))")
 _NET = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
                   rb"/([0-9]{1,3})(?![0-9])")
-_ITEM = re.compile(rb"[ \t]*-(?:[ \t]|\r?$)")
-_OPENS = re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?[^\"'#:\n]+[\"']?[ \t]*:[ \t]*(?:#[^\n]*)?\r?")
-_SCALAR = re.compile(rb"[^,}\]\n#]*")
+_ITEM = lazy_re.compile(rb"[ \t]*-(?:[ \t]|\r?$)")
+_OPENS = lazy_re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?[^\"'#:\n]+[\"']?[ \t]*:[ \t]*(?:#[^\n]*)?\r?")
+_SCALAR = lazy_re.compile(rb"[^,}\]\n#]*")
 _MOST_LINES = 30  # a mapping's lines, at most, on either side of its exclusion key
 
 

@@ -28,27 +28,28 @@ import ipaddress
 import re
 from collections.abc import Iterator
 
+from renamer import lazy_re
 from renamer.names import IPNetwork
 
 _N = rb"(?:(?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)/[0-9]{1,3}"
 _NET = re.compile(rb"(?<![0-9A-Za-z.:])" + _N + rb"(?![0-9])")
-_JUNOS_EXCEPT = re.compile(rb"(?<![0-9A-Za-z.:])(" + _N + rb")[ \t]+except[ \t]*;")
-_JUNOS_ENTRY = re.compile(rb"(?<![0-9A-Za-z.:!])(" + _N + rb")[ \t]*;")
-_WORD_LINE = re.compile(rb"(?m)^([ \t]*[^\s#!;][^\n]*?[ \t])(" + _N + rb")((?:[ \t]+[^\s]+)*?)"
+_JUNOS_EXCEPT = lazy_re.compile(rb"(?<![0-9A-Za-z.:])(" + _N + rb")[ \t]+except[ \t]*;")
+_JUNOS_ENTRY = lazy_re.compile(rb"(?<![0-9A-Za-z.:!])(" + _N + rb")[ \t]*;")
+_WORD_LINE = lazy_re.compile(rb"(?m)^([ \t]*[^\s#!;][^\n]*?[ \t])(" + _N + rb")((?:[ \t]+[^\s]+)*?)"
                         rb"[ \t]+(except|nomatch)[ \t]*\r?$")
-_NFT = re.compile(rb"(?<![A-Za-z0-9_])(ip6?)[ \t]+(saddr|daddr)[ \t]+(!=[ \t]*|==[ \t]*)?"
+_NFT = lazy_re.compile(rb"(?<![A-Za-z0-9_])(ip6?)[ \t]+(saddr|daddr)[ \t]+(!=[ \t]*|==[ \t]*)?"
                   rb"(\{[^{}\n]*\}|@[A-Za-z_][A-Za-z0-9_]*|" + _N + rb"(?![0-9]))")
 # A named nftables set of the same file: `set lan { type ipv4_addr; flags interval; elements = { ... } }`
-_NFT_SET = re.compile(rb"(?<![A-Za-z0-9_])set[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*\{")
-_ELEMENTS = re.compile(rb"elements[ \t]*=[ \t]*\{([^{}]*)\}")
-_BRACES = re.compile(rb"\{[^{}\n]*\}")
-_BANG = re.compile(rb"!(?!=)[ \t]*(" + _N + rb")(?![0-9])")
-_NGINX = re.compile(rb"(?m)^[ \t]*(deny|allow)[ \t]+(" + _N + rb")[ \t]*;")
-_IPTABLES = re.compile(rb"(?m)^[ \t]*(?:ip6?tables[ \t]+(?:-t[ \t]+\S+[ \t]+)?)?-A[ \t]+(\S+)([^\n]*)$")
-_IPT_NET = re.compile(rb"(?:^|[ \t])(-s|--source|-d|--destination)[ \t]+(" + _N + rb")(?=[ \t]|$)")
-_IPT_JUMP = re.compile(rb"[ \t]-j[ \t]+(ACCEPT|DROP|REJECT)\b[^\n]*")
-_REQUIRE = re.compile(rb"(?mi)^[ \t]*Require[ \t]+(not[ \t]+)?ip[ \t]+([^\n]*)$")
-_KEY_LIST = re.compile(rb"(?m)^[ \t]*(?:hostlist[ \t]+|domainlist[ \t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \t]*="
+_NFT_SET = lazy_re.compile(rb"(?<![A-Za-z0-9_])set[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*\{")
+_ELEMENTS = lazy_re.compile(rb"elements[ \t]*=[ \t]*\{([^{}]*)\}")
+_BRACES = lazy_re.compile(rb"\{[^{}\n]*\}")
+_BANG = lazy_re.compile(rb"!(?!=)[ \t]*(" + _N + rb")(?![0-9])")
+_NGINX = lazy_re.compile(rb"(?m)^[ \t]*(deny|allow)[ \t]+(" + _N + rb")[ \t]*;")
+_IPTABLES = lazy_re.compile(rb"(?m)^[ \t]*(?:ip6?tables[ \t]+(?:-t[ \t]+\S+[ \t]+)?)?-A[ \t]+(\S+)([^\n]*)$")
+_IPT_NET = lazy_re.compile(rb"(?:^|[ \t])(-s|--source|-d|--destination)[ \t]+(" + _N + rb")(?=[ \t]|$)")
+_IPT_JUMP = lazy_re.compile(rb"[ \t]-j[ \t]+(ACCEPT|DROP|REJECT)\b[^\n]*")
+_REQUIRE = lazy_re.compile(rb"(?mi)^[ \t]*Require[ \t]+(not[ \t]+)?ip[ \t]+([^\n]*)$")
+_KEY_LIST = lazy_re.compile(rb"(?m)^[ \t]*(?:hostlist[ \t]+|domainlist[ \t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \t]*="
                        rb"[ \t]*([^\n{}]*!(?!=)[^\n{}]*)$")
 _REACH = 4000  # bytes, at most, between an `except` entry and its block's braces
 

@@ -29,11 +29,12 @@ import ipaddress
 import re
 from collections.abc import Iterator
 
+from renamer import lazy_re
 from renamer.names import IPNetwork
 
 _V4 = rb"(?:[0-9]{1,3}\.){3}[0-9]{1,3}"
 _V6 = rb"[0-9A-Fa-f]*:[0-9A-Fa-f:.]*"
-NET = re.compile(rb"(?<![0-9A-Za-z.:\[])(?:" + _V4 + rb"/" + _V4 + rb"|" + _V4 + rb"/[0-9]{1,2}|\[" + _V6
+NET = lazy_re.compile(rb"(?<![0-9A-Za-z.:\[])(?:" + _V4 + rb"/" + _V4 + rb"|" + _V4 + rb"/[0-9]{1,2}|\[" + _V6
                  + rb"\]/[0-9]{1,3}|" + _V6 + rb"/[0-9]{1,3})(?![0-9A-Za-z:])(?!\.[0-9])")
 
 Rule = tuple[list[IPNetwork], list[tuple[int, int, IPNetwork]], str]
@@ -90,8 +91,8 @@ def _enclosing(data: bytes, pos: int) -> tuple[int, int] | None:
 
 # -- sshd ----------------------------------------------------------------------------------------
 
-_SSHD = re.compile(rb"(?mi)^[ \t]*Match[ \t][^\n]*?(?<![A-Za-z])(?:Local)?Address[ \t]+([^\s\"]+)")
-_FROM_OPTION = re.compile(rb"(?<![A-Za-z])from=\"([^\s\"]+)")
+_SSHD = lazy_re.compile(rb"(?mi)^[ \t]*Match[ \t][^\n]*?(?<![A-Za-z])(?:Local)?Address[ \t]+([^\s\"]+)")
+_FROM_OPTION = lazy_re.compile(rb"(?<![A-Za-z])from=\"([^\s\"]+)")
 
 
 def _sshd(data: bytes) -> Iterator[Rule]:
@@ -116,9 +117,9 @@ def _sshd(data: bytes) -> Iterator[Rule]:
 
 # -- hosts_access(5), Samba ------------------------------------------------------------------------
 
-_EXCEPT_LINE = re.compile(rb"(?m)^[^\n#;]*?[ \t]EXCEPT[ \t][^\n]*$")
-_EXCEPT = re.compile(rb"[ \t,]EXCEPT[ \t,]")
-_FIELD = re.compile(rb"[ \t]:(?:[ \t]|$)")
+_EXCEPT_LINE = lazy_re.compile(rb"(?m)^[^\n#;]*?[ \t]EXCEPT[ \t][^\n]*$")
+_EXCEPT = lazy_re.compile(rb"[ \t,]EXCEPT[ \t,]")
+_FIELD = lazy_re.compile(rb"[ \t]:(?:[ \t]|$)")
 
 
 def _except_words(data: bytes) -> Iterator[Rule]:
@@ -139,8 +140,8 @@ def _except_words(data: bytes) -> Iterator[Rule]:
 
 # -- nginx geo -------------------------------------------------------------------------------------
 
-_GEO = re.compile(rb"(?m)^[ \t]*geo[ \t]+(?:\$[A-Za-z0-9_]+[ \t]+)?\$[A-Za-z0-9_]+[ \t]*\{")
-_GEO_ENTRY = re.compile(rb"(?m)^[ \t]*(\S+)[ \t]+([^;\n]+?)[ \t]*;")
+_GEO = lazy_re.compile(rb"(?m)^[ \t]*geo[ \t]+(?:\$[A-Za-z0-9_]+[ \t]+)?\$[A-Za-z0-9_]+[ \t]*\{")
+_GEO_ENTRY = lazy_re.compile(rb"(?m)^[ \t]*(\S+)[ \t]+([^;\n]+?)[ \t]*;")
 
 
 def _geo(data: bytes) -> Iterator[Rule]:
@@ -162,14 +163,14 @@ def _geo(data: bytes) -> Iterator[Rule]:
 
 # -- Squid and HAProxy named ACLs --------------------------------------------------------------------
 
-_ACL = re.compile(rb"(?m)^[ \t]*acl[ \t]+([A-Za-z0-9_.-]+)[ \t]+(?:src|dst|localip|myip|dst_ip|src_ip)"
+_ACL = lazy_re.compile(rb"(?m)^[ \t]*acl[ \t]+([A-Za-z0-9_.-]+)[ \t]+(?:src|dst|localip|myip|dst_ip|src_ip)"
                   rb"(?:[ \t]+-[a-z][^ \t\n]*)*[ \t]+([^\n]*)$")
-_SQUID = re.compile(rb"(?m)^[ \t]*([a-z_]+_access)[ \t]+(allow|deny)[ \t]+([^\n#]*?)[ \t]*\r?$")
-_HAPROXY = re.compile(rb"(?m)^[ \t]*(http-request|tcp-request[ \t]+(?:connection|content|session))[ \t]+"
+_SQUID = lazy_re.compile(rb"(?m)^[ \t]*([a-z_]+_access)[ \t]+(allow|deny)[ \t]+([^\n#]*?)[ \t]*\r?$")
+_HAPROXY = lazy_re.compile(rb"(?m)^[ \t]*(http-request|tcp-request[ \t]+(?:connection|content|session))[ \t]+"
                       rb"(deny|reject|tarpit|silent-drop|allow|accept)\b[^\n]*?[ \t]if[ \t]+"
                       rb"([^\n#]*?)[ \t]*\r?$")
-_SECTION = re.compile(rb"(?m)^(?:frontend|backend|listen|defaults|global)\b")
-_INLINE = re.compile(rb"\{[ \t]*(?:src|dst)[ \t]+([^{}]*)\}")
+_SECTION = lazy_re.compile(rb"(?m)^(?:frontend|backend|listen|defaults|global)\b")
+_INLINE = lazy_re.compile(rb"\{[ \t]*(?:src|dst)[ \t]+([^{}]*)\}")
 
 
 def _terms(data: bytes, start: int, end: int, acls: dict[bytes, Spans]) -> list[Spans] | None:
@@ -224,13 +225,16 @@ def _acls(data: bytes) -> Iterator[Rule]:
 
 # -- first-match tables: Postfix cidr, pg_hba ---------------------------------------------------------
 
-_CIDR_ROW = re.compile(rb"(?m)^[ \t]*(\S+)[ \t]+(OK|PERMIT|RELAY|REJECT|DEFER|DEFER_IF_PERMIT|DISCARD|HOLD|"
+_CIDR_ROW = lazy_re.compile(
+    rb"(?m)^[ \t]*(\S+)[ \t]+(OK|PERMIT|RELAY|REJECT|DEFER|DEFER_IF_PERMIT|DISCARD|HOLD|"
                        rb"[45][0-9][0-9])\b", re.IGNORECASE)
 # a deny verdict after a network: a table of rows may hold one (the rule's own regex reads every line)
-_VERDICT = re.compile(rb"[0-9]\]?/[0-9]{1,3}[ \t]+(?:[Rr][Ee][Jj]|[Dd][Ee][Ff]|[Dd][Ii][Ss]|[Hh][Oo][Ll][Dd]|"
+_VERDICT = lazy_re.compile(
+    rb"[0-9]\]?/[0-9]{1,3}[ \t]+(?:[Rr][Ee][Jj]|[Dd][Ee][Ff]|[Dd][Ii][Ss]|[Hh][Oo][Ll][Dd]|"
                       rb"[45][0-9][0-9][ \t])")
 _DENY_VERDICTS = (b"REJECT", b"DEFER", b"DEFER_IF_PERMIT", b"DISCARD", b"HOLD")
-_HBA = re.compile(rb"(?m)^[ \t]*(host|hostssl|hostnossl|hostgssenc|hostnogssenc)[ \t]+(\S+)[ \t]+(\S+)[ \t]+"
+_HBA = lazy_re.compile(
+    rb"(?m)^[ \t]*(host|hostssl|hostnossl|hostgssenc|hostnogssenc)[ \t]+(\S+)[ \t]+(\S+)[ \t]+"
                   rb"(\S+)[ \t]+([A-Za-z0-9-]+)")
 
 
@@ -263,9 +267,9 @@ def _tables(data: bytes) -> Iterator[Rule]:
 
 # -- Caddy ---------------------------------------------------------------------------------------------
 
-_CADDY_NOT = re.compile(rb"(?m)^[ \t]*not[ \t]+(?:remote_ip|client_ip)[ \t]+([^\n#]*)$")
-_CADDY_NOT_BLOCK = re.compile(rb"(?m)^[ \t]*not[ \t]*\{")
-_CADDY_IP = re.compile(rb"(?m)^[ \t]*(?:remote_ip|client_ip)[ \t]+([^\n#]*)$")
+_CADDY_NOT = lazy_re.compile(rb"(?m)^[ \t]*not[ \t]+(?:remote_ip|client_ip)[ \t]+([^\n#]*)$")
+_CADDY_NOT_BLOCK = lazy_re.compile(rb"(?m)^[ \t]*not[ \t]*\{")
+_CADDY_IP = lazy_re.compile(rb"(?m)^[ \t]*(?:remote_ip|client_ip)[ \t]+([^\n#]*)$")
 
 
 def _caddy(data: bytes) -> Iterator[Rule]:
@@ -292,9 +296,9 @@ def _caddy(data: bytes) -> Iterator[Rule]:
 
 # -- Apache 2.2 ------------------------------------------------------------------------------------------
 
-_ORDER = re.compile(rb"(?mi)^[ \t]*Order[ \t]+\"?Allow[ \t]*,[ \t]*Deny\"?[ \t]*\r?$")
-_FROM = re.compile(rb"(?mi)^[ \t]*(Allow|Deny)[ \t]+from[ \t]+([^\n#]*)$")
-_OPEN = re.compile(rb"(?m)^[ \t]*<([A-Za-z]+)[ \t>]")
+_ORDER = lazy_re.compile(rb"(?mi)^[ \t]*Order[ \t]+\"?Allow[ \t]*,[ \t]*Deny\"?[ \t]*\r?$")
+_FROM = lazy_re.compile(rb"(?mi)^[ \t]*(Allow|Deny)[ \t]+from[ \t]+([^\n#]*)$")
+_OPEN = lazy_re.compile(rb"(?m)^[ \t]*<([A-Za-z]+)[ \t>]")
 
 
 def _apache22(data: bytes) -> Iterator[Rule]:
@@ -318,9 +322,9 @@ def _apache22(data: bytes) -> Iterator[Rule]:
 # -- Envoy RBAC ------------------------------------------------------------------------------------------
 
 _KEY = rb"[\"']?%s[\"']?[ \t]*:"
-_AND_IDS = re.compile(_KEY % rb"and_ids")
-_NOT_ID = re.compile(_KEY % rb"not_id")
-_PAIR = re.compile(rb"(?:direct_remote_ip|remote_ip|source_ip)[\"']?[ \t]*:[^\n]*?(?:\n[^\n]*?){0,3}?"
+_AND_IDS = lazy_re.compile(_KEY % rb"and_ids")
+_NOT_ID = lazy_re.compile(_KEY % rb"not_id")
+_PAIR = lazy_re.compile(rb"(?:direct_remote_ip|remote_ip|source_ip)[\"']?[ \t]*:[^\n]*?(?:\n[^\n]*?){0,3}?"
                    rb"address_prefix[\"']?[ \t]*:[ \t]*[\"']?([0-9A-Fa-f:.]+)[\"']?[ \t]*,?[ \t]*"
                    rb"(?:\r?\n[ \t]*)?[\"']?prefix_len[\"']?[ \t]*:[ \t]*"
                    rb"(?:\{[ \t]*[\"']?value[\"']?[ \t]*:[ \t]*)?([0-9]{1,3})")

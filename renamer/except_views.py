@@ -19,15 +19,15 @@ import bisect
 import re
 from collections.abc import Iterator
 
-from renamer import except_lines, except_spelled
+from renamer import except_lines, except_spelled, lazy_re
 from renamer.except_spelled import NET, Rule, network
 
-_DEFINE = re.compile(rb"(?m)^[ \t]*(?:(?:re)?define[ \t]+|export[ \t]+|readonly[ \t]+|local[ \t]+|"
+_DEFINE = lazy_re.compile(rb"(?m)^[ \t]*(?:(?:re)?define[ \t]+|export[ \t]+|readonly[ \t]+|local[ \t]+|"
                      rb"declare[ \t]+(?:-[A-Za-z]+[ \t]+)?)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*"
                      rb"(\"[^\"\n]*\"|'[^'\n]*'|\{[^{}\n]*\}|[^\s#;\"']+)[ \t]*;?[ \t]*(?:#[^\n]*)?\r?$")
 
 
-_RESPELLED = re.compile(rb"\]/[0-9]|/255\.")
+_RESPELLED = lazy_re.compile(rb"\]/[0-9]|/255\.")
 
 
 def _same_length(data: bytes) -> tuple[bytes, list[tuple[int, int]]] | None:

@@ -32,6 +32,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from renamer import lazy_re
+
 _Add = Callable[[int, int, str], None]
 REPOSITORY = "repository"
 STORAGE = "storage"
@@ -50,25 +52,26 @@ _HINTS = (b"://", b"git@", b".git", b"zfs", b"zpool", b"syncoid", b"sanoid", b"a
           b"RESTIC_", b"epository", b"uses:", b"ataset", b"ATASET", b"root_fs", b"filesystems", b"source",
           *(f.encode() for f in FORGES if f.count(".") == 1))
 
-_URL = re.compile(rb"(?P<pre>(?:git|s3|gcs)::)?(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://"
+_URL = lazy_re.compile(rb"(?P<pre>(?:git|s3|gcs)::)?(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://"
                   rb"(?P<user>[^\s/@\"'<>()]*@)?(?P<host>\[[^\]\s]*\]|[^\s/:\"'<>?#()]*)(?::[0-9]*)?"
                   rb"(?P<path>/[^\s\"'<>()`]*)?")
 # `git@github.com:acme/pug.git`: scp-like, a forge's when the user is `git`, the host a forge or
 # the path ends in `.git`.
-_SCP = re.compile(rb"(?<![\w.@/:+-])(?P<user>[A-Za-z0-9._-]+)@(?P<host>[A-Za-z0-9.-]+):"
+_SCP = lazy_re.compile(rb"(?<![\w.@/:+-])(?P<user>[A-Za-z0-9._-]+)@(?P<host>[A-Za-z0-9.-]+):"
                   rb"(?P<path>[A-Za-z0-9._~-][^\s\"'<>:()`]*)")
 _FORGE_NAMES = b"|".join(re.escape(f.encode()) for f in sorted(FORGES))
-_BARE_FORGE = re.compile(rb"(?<![\w.@/:+-])(?P<host>" + _FORGE_NAMES + rb")(?P<path>/[^\s\"'<>()`]*)")
-_GIT_COMMAND = re.compile(rb"\bgit[ \t]+(?:-[Cc][ \t]+\S+[ \t]+)*(?:clone|remote[ \t]+(?:add|set-url)|"
+_BARE_FORGE = lazy_re.compile(rb"(?<![\w.@/:+-])(?P<host>" + _FORGE_NAMES + rb")(?P<path>/[^\s\"'<>()`]*)")
+_GIT_COMMAND = lazy_re.compile(rb"\bgit[ \t]+(?:-[Cc][ \t]+\S+[ \t]+)*(?:clone|remote[ \t]+(?:add|set-url)|"
                           rb"submodule[ \t]+add|fetch|pull|push|ls-remote)\b")
-_REPO_KEY = re.compile(rb"""(?:^|[\s{,])["']?(?:repo|repo_url|repoURL|git_repo|git_url|clone_url|"""
+_REPO_KEY = lazy_re.compile(rb"""(?:^|[\s{,])["']?(?:repo|repo_url|repoURL|git_repo|git_url|clone_url|"""
                        rb"""remote_url|git_remote)["']?[ \t]*[:=][ \t]*["']?$""")
 # Where a URL's path stops naming the repository: a subfolder (`//`), a ref, a forge's own pages.
-_REPO_END = re.compile(rb"//|[?#@]|/-/|/(?:blob|tree|raw|src|commit|commits|releases|archive|pull|"
+_REPO_END = lazy_re.compile(rb"//|[?#@]|/-/|/(?:blob|tree|raw|src|commit|commits|releases|archive|pull|"
                        rb"issues|wiki|actions|compare)(?:/|$)")
-_USES = re.compile(rb"""(?m)^[ \t]*(?:-[ \t]+)?uses[ \t]*:[ \t]*["']?(?P<ref>[A-Za-z0-9][\w.-]*/[\w./-]+)""")
-_SOURCE = re.compile(rb"""(?m)^[ \t]*source[ \t]*=[ \t]*"(?P<ref>[^"\s]+)\"""")
-_RESTIC_VALUE = re.compile(
+_USES = lazy_re.compile(
+    rb"""(?m)^[ \t]*(?:-[ \t]+)?uses[ \t]*:[ \t]*["']?(?P<ref>[A-Za-z0-9][\w.-]*/[\w./-]+)""")
+_SOURCE = lazy_re.compile(rb"""(?m)^[ \t]*source[ \t]*=[ \t]*"(?P<ref>[^"\s]+)\"""")
+_RESTIC_VALUE = lazy_re.compile(
     rb"""(?:(?<![\w-])(?:-r|--repo|--repository|--repo2|--from-repo)(?:[ \t]+|=)|"""
     rb"""\bRESTIC_(?:FROM_)?REPOSITORY2?["']?[ \t]*[=:][ \t]*|"""
     rb"""(?:^|[\s{,])["']?repository["']?[ \t]*[:=][ \t]*"""
@@ -76,34 +79,34 @@ _RESTIC_VALUE = re.compile(
     rb"""["']?(?P<value>[^\s"']+)""")
 _RESTIC_ALL = (b"b2:", b"azure:", b"gs:", b"swift:", b"rclone:")  # all of the rest names storage
 # `zfs`/`zpool` then one of their subcommands: prose ("restart zfs on pug") names no dataset.
-_ZFS = re.compile(
+_ZFS = lazy_re.compile(
     rb"\b(?:zfs[ \t]+(?:create|destroy|snapshot|snap|rollback|clone|promote|rename|list|set|get|inherit|"
     rb"upgrade|userspace|groupspace|projectspace|mount|unmount|umount|share|unshare|bookmark|send|"
     rb"receive|recv|redact|allow|unallow|hold|holds|release|diff|load-key|unload-key|change-key|wait|"
     rb"project)|zpool[ \t]+(?:create|destroy|add|remove|attach|detach|replace|split|import|export|"
     rb"status|list|iostat|scrub|resilver|trim|online|offline|clear|history|get|set|upgrade|reguid|"
     rb"reopen|sync|initialize|checkpoint|wait|events))(?![\w-])(?P<args>[^|;&\n)`]*)")
-_SYNCOID = re.compile(rb"\bsyncoid[ \t]+(?P<args>[^|;&\n)`]*)")
-_DATASET = re.compile(rb"(?P<remote>(?:[A-Za-z0-9._-]+@)?[A-Za-z0-9._-]+:)?"
+_SYNCOID = lazy_re.compile(rb"\bsyncoid[ \t]+(?P<args>[^|;&\n)`]*)")
+_DATASET = lazy_re.compile(rb"(?P<remote>(?:[A-Za-z0-9._-]+@)?[A-Za-z0-9._-]+:)?"
                       rb"(?P<name>[A-Za-z0-9][\w.:-]*(?:/[\w.:-]+)*(?:[@#][\w.:-]+)?)")
 # A key whose value names datasets (break-it round 14, finding 11): any key holding `dataset`
 # (zfs-autobackup's `dest_dataset:`, `zfs_dataset:`, `datasets:`), a `zfs`/`zpool` word, zrepl's
 # `root_fs`; the value (a scalar or a flow list, each a `pool/ds` with a `/`) names storage.
-_KEY_LINE = re.compile(rb"""^[ \t]*(?:-[ \t]+)?["']?(?P<key>[\w.-]+)["']?[ \t]*[:=][ \t]*"""
+_KEY_LINE = lazy_re.compile(rb"""^[ \t]*(?:-[ \t]+)?["']?(?P<key>[\w.-]+)["']?[ \t]*[:=][ \t]*"""
                        rb"""(?P<value>[^\r\n#]*)""")
-_INLINE_KEY = re.compile(rb"""(?:^|(?<=[\s{,]))["']?(?P<key>[\w.-]+)["']?[ \t]*[:=][ \t]*"""
+_INLINE_KEY = lazy_re.compile(rb"""(?:^|(?<=[\s{,]))["']?(?P<key>[\w.-]+)["']?[ \t]*[:=][ \t]*"""
                          rb"""(?P<value>"[^"\n]*"|'[^'\n]*'|\[[^\]\n{]*\]|[^\s,}\]#\[{][^\s,}\]#]*)""")
-_ITEM_LINE = re.compile(rb"""^[ \t]*-[ \t]+(?P<value>[^\s:#{}\[\]]+)[ \t]*\r?$""")
-_DATASET_KEY = re.compile(rb"(?i)dataset|(?:^|[_.-])(?:zfs|zpool)(?:$|[_.-])|^root_fs$")
+_ITEM_LINE = lazy_re.compile(rb"""^[ \t]*-[ \t]+(?P<value>[^\s:#{}\[\]]+)[ \t]*\r?$""")
+_DATASET_KEY = lazy_re.compile(rb"(?i)dataset|(?:^|[_.-])(?:zfs|zpool)(?:$|[_.-])|^root_fs$")
 # Ansible's zfs modules (`community.general.zfs:` then `name: tank/pug`, or `name=tank/pug`).
 _MODULES = rb"(?:community\.general\.)?(?:zfs|zfs_facts|zfs_delegate_admin|zpool|zpool_facts)"
-_ZFS_MODULE = re.compile(rb"^" + _MODULES + rb"$")
-_MODULE_ARGS = re.compile(rb"\b" + _MODULES + rb"[ \t]*:[ \t]+[^\n]*?\bname=[\"']?(?P<name>[^\s\"']+)")
+_ZFS_MODULE = lazy_re.compile(rb"^" + _MODULES + rb"$")
+_MODULE_ARGS = lazy_re.compile(rb"\b" + _MODULES + rb"[ \t]*:[ \t]+[^\n]*?\bname=[\"']?(?P<name>[^\s\"']+)")
 # zrepl's filesystems filter: `"tank/pug<": true` (`<`: the subtree), in a `filesystems:` map.
-_FILTER = re.compile(rb"""["']?(?P<name>[A-Za-z0-9][\w.:-]*(?:/[\w.:-]+)*)<?["']?[ \t]*:[ \t]*"""
+_FILTER = lazy_re.compile(rb"""["']?(?P<name>[A-Za-z0-9][\w.:-]*(?:/[\w.:-]+)*)<?["']?[ \t]*:[ \t]*"""
                      rb"""(?:true|false)\b""")
-_PROXMOX = re.compile(rb"^[ \t]+pool[ \t]+(?P<name>\S+)[ \t]*\r?$")
-_SANOID = re.compile(rb"(?m)^[ \t]*\[(?P<name>[A-Za-z0-9][\w.:-]*(?:/[\w.:-]+)+)\][ \t]*\r?$")
+_PROXMOX = lazy_re.compile(rb"^[ \t]+pool[ \t]+(?P<name>\S+)[ \t]*\r?$")
+_SANOID = lazy_re.compile(rb"(?m)^[ \t]*\[(?P<name>[A-Za-z0-9][\w.:-]*(?:/[\w.:-]+)+)\][ \t]*\r?$")
 
 
 def might_hold(data: bytes) -> bool:

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from renamer import composed_tails, formatted_values
+from renamer import composed_tails, formatted_values, lazy_re
 
 # A number directive: printf's `%02d` (`%02s`, `%g`, `%i`, `%u`), Python's `{:02d}` and `{n:02d}`,
 # a positional `{}` / `{0}` (str.format's), and Terraform's `${format("%02d", n)}` inside a string.
@@ -32,17 +32,18 @@ _NIX = (rb"\$\{[ \t]*(?:lib\.)?(?:strings\.)?fixedWidthNumber[ \t]+(?P<nwidth>[0
         rb"(?P<narg>[^{}\n]*?)[ \t]*\}")
 _TF = (rb"\$\{[ \t]*format[ \t]*\([ \t]*\"%(?P<tzero>0?)(?P<twidth>[0-9]*)[dsgiu]\"[ \t]*,[ \t]*"
        rb"(?P<targ>[^()\n]*?)[ \t]*\)[ \t]*\}")
-_DIRECTIVE = re.compile(_PRINTF + rb"|" + _BRACE + rb"|" + _TF + rb"|" + _NIX)
+_DIRECTIVE = lazy_re.compile(_PRINTF + rb"|" + _BRACE + rb"|" + _TF + rb"|" + _NIX)
 _NAME = re.compile(rb"[A-Za-z0-9.-]*")
 # A template opened right after a name's stem, the directive its first text: Jinja's `{{ '%02d' % i }}`
 # (or `| format(i)`), a shell's `$(printf '%02d' "$i")`.
-_OPENED = re.compile(rb"(?P<stem>[A-Za-z][A-Za-z0-9-]*)"
+_OPENED = lazy_re.compile(rb"(?P<stem>[A-Za-z][A-Za-z0-9-]*)"
                      rb"(?P<open>\{\{-?[ \t]*(?:printf[ \t]+)?|\$\([ \t]*printf[ \t]+)"
                      rb"['\"]?\Z")
 _WINDOW = 256
 _EVALUATIONS = 64
-_FORMAT_AFTER = re.compile(rb"[^\n]*?['\"][ \t]*(?:\.format[ \t]*\(|-f[ \t])")  # str.format, PowerShell's -f
-_NUMBER = re.compile(rb"[ \t]*['\"]?(?P<num>[0-9]+)['\"]?[ \t]*")
+_FORMAT_AFTER = lazy_re.compile(
+    rb"[^\n]*?['\"][ \t]*(?:\.format[ \t]*\(|-f[ \t])")  # str.format, PowerShell's -f
+_NUMBER = lazy_re.compile(rb"[ \t]*['\"]?(?P<num>[0-9]+)['\"]?[ \t]*")
 
 # What follows the closing quote of a format given its number: a call's argument, Jinja's filter,
 # Python's `%`, str.format.
@@ -53,13 +54,16 @@ _AFTER = (
     re.compile(rb"\.format[ \t]*\([ \t]*(?P<num>[0-9]+)[ \t]*\)"),  # "pve{:02d}".format(1)
     re.compile(rb"[ \t]*-f[ \t]+(?P<num>[0-9]+)(?![0-9A-Za-z_.])"),  # PowerShell's "pve{0:D2}" -f 1
 )
-_PRINTF_CMD = re.compile(rb"(?<![A-Za-z0-9_-])printf[ \t]+(?:-v[ \t]+\w+[ \t]+)?$")
-_PRINTF_ARG = re.compile(rb"[ \t]+['\"]?(?P<num>[0-9]+)['\"]?(?![0-9A-Za-z_.])")
-_SEQ_CMD = re.compile(rb"(?<![A-Za-z0-9_-])seq[ \t]+(?:-[ws][ \t]+(?:\S+[ \t]+)?)*(?:-f[ \t]*|--format=)$")
-_SEQ_ARGS = re.compile(rb"(?:[ \t]+-[ws](?:[ \t]+\S+)?)*[ \t]+(?P<a>-?[0-9]+)(?:[ \t]+(?P<b>-?[0-9]+))?"
+_PRINTF_CMD = lazy_re.compile(rb"(?<![A-Za-z0-9_-])printf[ \t]+(?:-v[ \t]+\w+[ \t]+)?$")
+_PRINTF_ARG = lazy_re.compile(rb"[ \t]+['\"]?(?P<num>[0-9]+)['\"]?(?![0-9A-Za-z_.])")
+_SEQ_CMD = lazy_re.compile(
+    rb"(?<![A-Za-z0-9_-])seq[ \t]+(?:-[ws][ \t]+(?:\S+[ \t]+)?)*(?:-f[ \t]*|--format=)$")
+_SEQ_ARGS = lazy_re.compile(rb"(?:[ \t]+-[ws](?:[ \t]+\S+)?)*[ \t]+(?P<a>-?[0-9]+)(?:[ \t]+(?P<b>-?[0-9]+))?"
                        rb"(?:[ \t]+(?P<c>-?[0-9]+))?(?![0-9A-Za-z_.])")
-_SEQUENCE = re.compile(rb"with_sequence|lookup[ \t]*\([ \t]*['\"]sequence|query[ \t]*\([ \t]*['\"]sequence")
-_SEQUENCE_KEY = re.compile(rb"(?<![A-Za-z_])(?P<key>start|end|count|stride)[ \t]*=[ \t]*(?P<num>-?[0-9]+)")
+_SEQUENCE = lazy_re.compile(
+    rb"with_sequence|lookup[ \t]*\([ \t]*['\"]sequence|query[ \t]*\([ \t]*['\"]sequence")
+_SEQUENCE_KEY = lazy_re.compile(
+    rb"(?<![A-Za-z_])(?P<key>start|end|count|stride)[ \t]*=[ \t]*(?P<num>-?[0-9]+)")
 
 
 @dataclass(frozen=True)
@@ -93,8 +97,8 @@ def literals(olds: Iterable[str]) -> tuple[bytes, ...]:
     return tuple(sorted(stem.encode() for stem in stems(olds)))
 
 
-_PREFIX_END = re.compile(rb"[0-9]*['\"/,]")
-_LEAD_DIGITS = re.compile(rb"[0-9]+")
+_PREFIX_END = lazy_re.compile(rb"[0-9]*['\"/,]")
+_LEAD_DIGITS = lazy_re.compile(rb"[0-9]+")
 
 
 def might_hold(data: bytes, needles: Iterable[bytes]) -> bool:
@@ -200,22 +204,25 @@ _PADS = (
     rb"(?P<q5>['\"])%0(?P<w5>[0-9]+)[dsi](?P=q5)[ \t]*(?:%[ \t]*(?P<a5>[A-Za-z_$][A-Za-z0-9_.]*)"
     rb"|\|[ \t]*format[ \t]*\([ \t]*(?P<a6>" + _ARG + rb")[ \t]*\))",
 )
-_JOINED_PAD = re.compile(rb"(?P<q>['\"])(?P<stem>[A-Za-z][A-Za-z0-9-]*)(?P=q)[ \t]*(?:\+|~|\.\.)[ \t]*(?:"
+_JOINED_PAD = lazy_re.compile(
+    rb"(?P<q>['\"])(?P<stem>[A-Za-z][A-Za-z0-9-]*)(?P=q)[ \t]*(?:\+|~|\.\.)[ \t]*(?:"
                          + rb"|".join(_PADS) + rb")"
                          rb"(?:[ \t]*(?:\+|~|\.\.)[ \t]*(?P<tq>['\"])(?P<tail>[A-Za-z0-9.-]+)(?P=tq))?")
 # A text put before each number of a list (finding 1): Ansible's `map('regex_replace', '^', 'pve0')`,
 # sed's `s/^/pve/` (after `seq -w 1 3 |`), Make's `$(addprefix pve0,...)`.
-_PREPEND = re.compile(
+_PREPEND = lazy_re.compile(
     rb"regex_replace['\"]?[ \t]*,?[ \t]*\(?[ \t]*(?P<q>['\"])\^(?P=q)[ \t]*,[ \t]*(?P<q2>['\"])"
     rb"(?P<pre>[A-Za-z][A-Za-z0-9-]*)(?P=q2)"
     rb"|(?<![A-Za-z0-9_])s(?P<d>[/|#,])\^(?P=d)(?P<sed>[A-Za-z][A-Za-z0-9-]*)(?P=d)"
     rb"|\$\(addprefix[ \t]+(?P<make>[A-Za-z][A-Za-z0-9-]*),")
-_PY_RANGE = re.compile(rb"range[ \t]*\([ \t]*(?P<a>[0-9]+)[ \t]*(?:,[ \t]*(?P<b>[0-9]+)[ \t]*)?\)[^\n]*$")
-_SEQ_PIPE = re.compile(rb"(?<![A-Za-z0-9_-])seq[ \t]+(?P<w>-w[ \t]+)?(?P<a>[0-9]+)(?:[ \t]+(?P<b>[0-9]+))?"
+_PY_RANGE = lazy_re.compile(
+    rb"range[ \t]*\([ \t]*(?P<a>[0-9]+)[ \t]*(?:,[ \t]*(?P<b>[0-9]+)[ \t]*)?\)[^\n]*$")
+_SEQ_PIPE = lazy_re.compile(
+    rb"(?<![A-Za-z0-9_-])seq[ \t]+(?P<w>-w[ \t]+)?(?P<a>[0-9]+)(?:[ \t]+(?P<b>[0-9]+))?"
                        rb"(?:[ \t]+(?P<c>[0-9]+))?[ \t]*\|[^\n]*$")
 # A variable between a stem and a literal after it (finding 1): `web${i}-mgmt`, `web$i-mgmt`,
 # `web{{ i }}-mgmt`, Ruby's `web#{i}-mgmt`; the number is unpadded.
-_MIDDLE = re.compile(rb"\$\{(?P<v1>[A-Za-z_][A-Za-z0-9_]*)\}|\$(?P<v2>[A-Za-z_][A-Za-z0-9_]*)"
+_MIDDLE = lazy_re.compile(rb"\$\{(?P<v1>[A-Za-z_][A-Za-z0-9_]*)\}|\$(?P<v2>[A-Za-z_][A-Za-z0-9_]*)"
                      rb"|\{\{-?[ \t]*(?P<v3>[A-Za-z_][A-Za-z0-9_]*)[ \t]*-?\}\}"
                      rb"|#\{(?P<v4>[A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -459,10 +466,10 @@ _GIVEN = (
     re.compile(rb"[ \t]*\|[ \t]*format[ \t]*\("),
     re.compile(rb"\.format[ \t]*\("),
 )
-_PERCENT_ARG = re.compile(rb"[ \t]*%[ \t]*\(?[ \t]*"
+_PERCENT_ARG = lazy_re.compile(rb"[ \t]*%[ \t]*\(?[ \t]*"
                           rb"(?P<arg>[A-Za-z_$][A-Za-z0-9_.]*(?:[ \t]*[+-][ \t]*[0-9]+)?)")
-_DASH_F_ARG = re.compile(rb"[ \t]*-f[ \t]+(?P<arg>\$[A-Za-z_][A-Za-z0-9_]*)")
-_SHELL_ARG = re.compile(rb"[ \t]+(?P<arg>\"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?\"?)")
+_DASH_F_ARG = lazy_re.compile(rb"[ \t]*-f[ \t]+(?P<arg>\$[A-Za-z_][A-Za-z0-9_]*)")
+_SHELL_ARG = lazy_re.compile(rb"[ \t]+(?P<arg>\"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?\"?)")
 
 
 def _balanced(data: bytes, at: int) -> str | None:

@@ -15,15 +15,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from renamer import composed_tails
+from renamer import composed_tails, lazy_re
 
 _WINDOW = 512  # how far before (and after) the argument a loop header is looked for
 WINDOW = _WINDOW * 8  # the bytes around the argument read at all
 _MAX = 1000  # a range past this many values is not walked
 
-_ARITH = re.compile(r"\(?\s*(?:(?P<k1>\d+)\s*\+\s*)?\(?\s*(?P<var>\$?\{?[A-Za-z_][A-Za-z0-9_.]*\}?)\s*\)?"
+_ARITH = lazy_re.compile(
+    r"\(?\s*(?:(?P<k1>\d+)\s*\+\s*)?\(?\s*(?P<var>\$?\{?[A-Za-z_][A-Za-z0-9_.]*\}?)\s*\)?"
                     r"\s*(?:(?P<op>[+-])\s*(?P<k2>\d+))?\s*\)?")
-_INT = re.compile(r"\s*\d+\s*")
+_INT = lazy_re.compile(r"\s*\d+\s*")
 _RANGE = r"range\s*\(\s*(?P<a>-?\d+)\s*(?:,\s*(?P<b>-?\d+)\s*)?(?:,\s*(?P<c>-?\d+)\s*)?\)"
 _LIST = r"[\[(]\s*(?P<list>-?\d+(?:\s*,\s*-?\d+)*)\s*,?\s*[\])]"
 _SEQ = r"\$\(\s*seq\s+(?:-w\s+)?(?P<s1>-?\d+)(?:\s+(?P<s2>-?\d+))?(?:\s+(?P<s3>-?\d+))?\s*\)"
@@ -115,7 +116,7 @@ def _variable_values(text: str, pos: int, var: str) -> Bound | None:
     return Bound(tuple(best[1]), best[2])
 
 
-_ANSIBLE_LOOP = re.compile(r"^[ \t]*(?:-[ \t]+)?(?:loop|with_items)[ \t]*:[ \t]*(?:" + _LIST
+_ANSIBLE_LOOP = lazy_re.compile(r"^[ \t]*(?:-[ \t]+)?(?:loop|with_items)[ \t]*:[ \t]*(?:" + _LIST
                            + r"|(?P<q>['\"])\{\{-?\s*" + _RANGE + r"\s*(?:\|\s*list\s*)?-?\}\}(?P=q))[ \t]*$",
                            re.M)
 

@@ -12,6 +12,7 @@ import ipaddress
 import re
 from dataclasses import dataclass, field
 
+from renamer import lazy_re
 from renamer.names import IPAddress, reverse_name
 
 # The letter of a backslash escape (\n, \t, \b...) is no part of a name: "node:\nweb01" holds
@@ -44,7 +45,7 @@ ANY_V6 = rb"[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*"
 ANY_V6_REVERSE = rb"(?:[0-9A-Fa-f]\.){32}(?i:ip6\.arpa)"
 # A nibble zone (fewer than 32 nibbles: `9.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa`), in either case.
 ANY_V6_ZONE = rb"(?:[0-9A-Fa-f]\.){1,31}(?i:ip6\.arpa)"
-PREFIX = re.compile(rb"/([0-9]{1,3})(?![0-9])")
+PREFIX = lazy_re.compile(rb"/([0-9]{1,3})(?![0-9])")
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,7 @@ def address_forms(old: str, new: str) -> list[Form]:
 
 # An IPv4-mapped IPv6 address with its IPv4 part in hex: ::ffff:0afa:3236, 0:0:0:0:0:FFFF:AFA:3236;
 # and the same IPv4 address under the NAT64 well-known prefix 64:ff9b::/96 (RFC 6052): 64:ff9b::afa:3236.
-MAPPED = re.compile(V6_LEFT + rb"(?:[0:]*[Ff]{4}:|0{0,2}64:[Ff]{2}9[Bb]:[0:]*)"
+MAPPED = lazy_re.compile(V6_LEFT + rb"(?:[0:]*[Ff]{4}:|0{0,2}64:[Ff]{2}9[Bb]:[0:]*)"
                     rb"[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}" + V6_RIGHT)
 NAT64 = 0x0064FF9B << 96  # the well-known prefix 64:ff9b::/96: its addresses end in an IPv4 address
 
@@ -204,7 +205,7 @@ def v6_like(text: str, new: ipaddress.IPv6Address) -> str:
     return spelled.upper() if upper else spelled
 
 
-_EXPLODED = re.compile(r"(?:[0-9A-Fa-f]{4}:){7}[0-9A-Fa-f]{4}")
+_EXPLODED = lazy_re.compile(r"(?:[0-9A-Fa-f]{4}:){7}[0-9A-Fa-f]{4}")
 
 
 def canonical(text: str) -> bool:
@@ -244,7 +245,7 @@ def _group_like(written: str, group: str) -> str:
     return f"{int(group, 16):0{width}x}"
 
 
-_RUN = re.compile(r"[A-Za-z0-9]+")
+_RUN = lazy_re.compile(r"[A-Za-z0-9]+")
 
 
 def case_like(found: str, new: str) -> str:

@@ -18,19 +18,20 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from renamer import composed_names, function_params, loop_values
+from renamer import composed_names, function_params, lazy_re, loop_values
 
 _IDENT = rb"[A-Za-z_][A-Za-z0-9_]*"
-_JINJA_IMPORT = re.compile(rb"\{%-?[ \t]*(?:from|import)[ \t]+(?P<q>['\"])(?P<path>[^'\"\n]+)(?P=q)")
-_PY_IMPORT = re.compile(rb"^[ \t]*import[ \t]+(?P<mod>[A-Za-z0-9_.]+)", re.MULTILINE)
-_PY_FROM = re.compile(rb"^[ \t]*from[ \t]+(?P<mod>\.*[A-Za-z0-9_.]*)[ \t]+import[ \t]+\(?(?P<names>[^)\n#]+)",
+_JINJA_IMPORT = lazy_re.compile(rb"\{%-?[ \t]*(?:from|import)[ \t]+(?P<q>['\"])(?P<path>[^'\"\n]+)(?P=q)")
+_PY_IMPORT = lazy_re.compile(rb"^[ \t]*import[ \t]+(?P<mod>[A-Za-z0-9_.]+)", re.MULTILINE)
+_PY_FROM = lazy_re.compile(
+    rb"^[ \t]*from[ \t]+(?P<mod>\.*[A-Za-z0-9_.]*)[ \t]+import[ \t]+\(?(?P<names>[^)\n#]+)",
                       re.MULTILINE)
-_SH_SOURCE = re.compile(rb"^[ \t]*(?:\.|source)[ \t]+(?P<path>(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|])+)",
+_SH_SOURCE = lazy_re.compile(rb"^[ \t]*(?:\.|source)[ \t]+(?P<path>(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|])+)",
                         re.MULTILINE)
-_FSTRING_JOIN = re.compile(rb"\{(?P<a>" + _IDENT + rb")\}\.\{(?P<b>" + _IDENT + rb")\}")
-_PLUS_JOIN = re.compile(rb"(?<![A-Za-z0-9_.])(?P<a>" + _IDENT + rb")[ \t]*\+[ \t]*(?P<q>['\"])\.(?P=q)"
+_FSTRING_JOIN = lazy_re.compile(rb"\{(?P<a>" + _IDENT + rb")\}\.\{(?P<b>" + _IDENT + rb")\}")
+_PLUS_JOIN = lazy_re.compile(rb"(?<![A-Za-z0-9_.])(?P<a>" + _IDENT + rb")[ \t]*\+[ \t]*(?P<q>['\"])\.(?P=q)"
                         rb"[ \t]*\+[ \t]*(?P<b>" + _IDENT + rb")(?![A-Za-z0-9_(])")
-_HEADER_NAME = re.compile(r"(?:def|macro|function)[ \t]+(?P<a>[A-Za-z_][\w-]*)"
+_HEADER_NAME = lazy_re.compile(r"(?:def|macro|function)[ \t]+(?P<a>[A-Za-z_][\w-]*)"
                           r"|^(?P<b>[A-Za-z_][\w-]*)[ \t]*(?:\(|=)")
 
 

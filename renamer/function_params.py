@@ -17,23 +17,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from renamer import lazy_re
 from renamer.loop_values import Loop, bracket_end, indented_block_end
 
 _IDENT = rb"[A-Za-z_][A-Za-z0-9_]*"
-_JINJA_MACRO = re.compile(rb"\{%-?[ \t]*macro[ \t]+(?P<name>" + _IDENT + rb")[ \t]*\((?P<params>[^)]*)\)"
+_JINJA_MACRO = lazy_re.compile(rb"\{%-?[ \t]*macro[ \t]+(?P<name>" + _IDENT + rb")[ \t]*\((?P<params>[^)]*)\)"
                           rb"[ \t]*-?%\}")
-_JINJA_END = re.compile(rb"\{%-?[ \t]*endmacro[ \t]*-?%\}")
-_HELM_DEFINE = re.compile(rb"\{\{-?[ \t]*define[ \t]+\"(?P<name>[^\"\r\n]+)\"[ \t]*-?\}\}")
-_HELM_ACTION = re.compile(rb"\{\{-?[ \t]*(?P<word>if|range|with|define|block|end)(?![A-Za-z0-9_])")
-_HELM_CALL = re.compile(rb"(?:include|template)[ \t]+\"(?P<name>[^\"\r\n]+)\"[ \t]+")
-_PY_DEF = re.compile(rb"^(?P<indent>[ \t]*)(?:async[ \t]+)?def[ \t]+(?P<name>" + _IDENT + rb")[ \t]*"
+_JINJA_END = lazy_re.compile(rb"\{%-?[ \t]*endmacro[ \t]*-?%\}")
+_HELM_DEFINE = lazy_re.compile(rb"\{\{-?[ \t]*define[ \t]+\"(?P<name>[^\"\r\n]+)\"[ \t]*-?\}\}")
+_HELM_ACTION = lazy_re.compile(rb"\{\{-?[ \t]*(?P<word>if|range|with|define|block|end)(?![A-Za-z0-9_])")
+_HELM_CALL = lazy_re.compile(rb"(?:include|template)[ \t]+\"(?P<name>[^\"\r\n]+)\"[ \t]+")
+_PY_DEF = lazy_re.compile(rb"^(?P<indent>[ \t]*)(?:async[ \t]+)?def[ \t]+(?P<name>" + _IDENT + rb")[ \t]*"
                      rb"\((?P<params>[^)]*)\)[^:\n]*:", re.MULTILINE)
-_SH_FUNCTION = re.compile(rb"^[ \t]*(?:function[ \t]+(?P<kw>" + _IDENT + rb"(?:-[A-Za-z0-9_]+)*)[ \t]*"
+_SH_FUNCTION = lazy_re.compile(rb"^[ \t]*(?:function[ \t]+(?P<kw>" + _IDENT + rb"(?:-[A-Za-z0-9_]+)*)[ \t]*"
                           rb"(?:\(\)[ \t]*)?"
                           rb"|(?P<name>" + _IDENT + rb"(?:-[A-Za-z0-9_]+)*)[ \t]*\(\)[ \t]*)\{", re.MULTILINE)
-_STRING = re.compile(rb"(?P<q>['\"])(?P<value>[^'\"\r\n]*)(?P=q)")
+_STRING = lazy_re.compile(rb"(?P<q>['\"])(?P<value>[^'\"\r\n]*)(?P=q)")
 # Python's `mk = lambda h: h + ".ana.lan"` (break-it round 17, finding 8): its body, the rest of the line
-_PY_LAMBDA = re.compile(rb"^[ \t]*(?P<name>" + _IDENT + rb")[ \t]*(?::[^=\n]*)?=[ \t]*lambda[ \t]+"
+_PY_LAMBDA = lazy_re.compile(rb"^[ \t]*(?P<name>" + _IDENT + rb")[ \t]*(?::[^=\n]*)?=[ \t]*lambda[ \t]+"
                         rb"(?P<params>[^:\n]*):", re.MULTILINE)
 
 
@@ -253,7 +254,7 @@ def _lambdas(data: bytes) -> Iterator[Loop]:
                          found.group().decode("utf-8", "replace").strip())
 
 
-_SH_WORD = re.compile(rb"(?P<q>['\"]?)(?P<value>[^\s'\";&|)`]*)(?P=q)")
+_SH_WORD = lazy_re.compile(rb"(?P<q>['\"]?)(?P<value>[^\s'\";&|)`]*)(?P=q)")
 
 
 def _shell(data: bytes) -> Iterator[Loop]:

@@ -6,7 +6,7 @@ Python's `re` does not, spelt out as the ranges they stand for."""
 
 from __future__ import annotations
 
-import re
+from renamer import lazy_re
 
 MAX_PATTERN_BYTES = 4096  # PATH_MAX: no path in a work tree is longer
 
@@ -18,7 +18,7 @@ _CLASSES = {
     "digit": "0-9", "graph": '"-~!', "lower": "a-z", "print": " -~",
     "punct": '"-.:-@\\[-`{-~!', "space": " \t\n\v\f\r", "upper": "A-Z", "xdigit": "0-9a-fA-F",
 }
-_CLASS = re.compile(r"\[:([a-z]*):\]")
+_CLASS = lazy_re.compile(r"\[:([a-z]*):\]")
 
 
 def path_problem(path: str) -> str | None:

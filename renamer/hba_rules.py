@@ -20,6 +20,7 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.names import IPNetwork
 
 Rule = tuple[list[IPNetwork], list[tuple[int, int, IPNetwork]], str]
@@ -27,11 +28,11 @@ Rule = tuple[list[IPNetwork], list[tuple[int, int, IPNetwork]], str]
 _TYPES = (b"host", b"hostssl", b"hostnossl", b"hostgssenc", b"hostnogssenc")
 _A4 = rb"(?:[0-9]{1,3}\.){3}[0-9]{1,3}"
 _ADDRESS = rb"(?:" + _A4 + rb"|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
-_LINE = re.compile(rb"(?m)^[ \t]*(host|hostssl|hostnossl|hostgssenc|hostnogssenc)[ \t]+(\S+)[ \t]+(\S+)"
+_LINE = lazy_re.compile(rb"(?m)^[ \t]*(host|hostssl|hostnossl|hostgssenc|hostnogssenc)[ \t]+(\S+)[ \t]+(\S+)"
                    rb"[ \t]+(" + _ADDRESS + rb"/[0-9]{1,3}|" + _A4 + rb"[ \t]+" + _A4 + rb")(?![0-9./])[ \t]+"
                    rb"([A-Za-z0-9-]+)")
-_ITEM = re.compile(rb"(?m)^([ \t]*)-[ \t]")
-_PAIR = re.compile(rb"[\"']?([A-Za-z_]+)[\"']?[ \t]*:[ \t]*(\"[^\"\n]*\"|'[^'\n]*'|[^,}\s#][^,}\n#]*)")
+_ITEM = lazy_re.compile(rb"(?m)^([ \t]*)-[ \t]")
+_PAIR = lazy_re.compile(rb"[\"']?([A-Za-z_]+)[\"']?[ \t]*:[ \t]*(\"[^\"\n]*\"|'[^'\n]*'|[^,}\s#][^,}\n#]*)")
 _KEYS = {b"type": "type", b"contype": "type", b"database": "database", b"databases": "database",
          b"db": "database", b"user": "user", b"users": "user", b"address": "address",
          b"ip_address": "ip_address", b"ip_mask": "ip_mask", b"auth_method": "method", b"method": "method"}

@@ -18,30 +18,32 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from renamer import key_paths
+from renamer import key_paths, lazy_re
 
 LABELLED = ("resource", "data", "module", "variable", "output")
 # A top-level block's header: its type and its quoted labels, then `{`.
 # Labels may be quoted or bare (`resource terraform_data pug {`: HCL reads both alike).
-_HEADER = re.compile(rb'[ \t]*(?P<type>[A-Za-z_][\w-]*)'
+_HEADER = lazy_re.compile(rb'[ \t]*(?P<type>[A-Za-z_][\w-]*)'
                      rb'(?P<labels>(?:[ \t]*"[^"\r\n]*"|[ \t]+[A-Za-z_][\w-]*)*)[ \t]*\{')
-_LABEL = re.compile(rb'(?P<q>")?(?P<label>(?(q)[^"\r\n]*|[A-Za-z_][\w-]*))(?(q)")')
-_ATTR = re.compile(rb"[ \t]*(?P<key>[A-Za-z_][\w-]*)[ \t]*=(?![=>])[ \t]*")
-_SOURCE = re.compile(rb'"(?P<source>[^"\r\n]*)"')
-_DECLARED = re.compile(rb"configuration_aliases[ \t]*=[ \t]*\[[^\]]*\]")
-_PASSED = re.compile(rb"[A-Za-z_][\w-]*[ \t]*\.[ \t]*([A-Za-z_][\w-]*)")
-_TAIL = re.compile(rb"[ \t]*(?:(?:#|//)[^\r\n]*)?(?=\r?\n|\Z)")
-_HEREDOC = re.compile(rb"<<-?(?P<marker>[A-Za-z_][\w-]*)[ \t]*\r?\n")
+_LABEL = lazy_re.compile(rb'(?P<q>")?(?P<label>(?(q)[^"\r\n]*|[A-Za-z_][\w-]*))(?(q)")')
+_ATTR = lazy_re.compile(rb"[ \t]*(?P<key>[A-Za-z_][\w-]*)[ \t]*=(?![=>])[ \t]*")
+_SOURCE = lazy_re.compile(rb'"(?P<source>[^"\r\n]*)"')
+_DECLARED = lazy_re.compile(rb"configuration_aliases[ \t]*=[ \t]*\[[^\]]*\]")
+_PASSED = lazy_re.compile(rb"[A-Za-z_][\w-]*[ \t]*\.[ \t]*([A-Za-z_][\w-]*)")
+_TAIL = lazy_re.compile(rb"[ \t]*(?:(?:#|//)[^\r\n]*)?(?=\r?\n|\Z)")
+_HEREDOC = lazy_re.compile(rb"<<-?(?P<marker>[A-Za-z_][\w-]*)[ \t]*\r?\n")
 # A traversal of two or three names, at a place where a name does not continue.
-_TRAVERSAL = re.compile(rb"(?<![A-Za-z0-9_.\-])(?P<a>[A-Za-z_][\w-]*)[ \t]*\.[ \t]*(?P<b>[A-Za-z_][\w-]*)"
+_TRAVERSAL = lazy_re.compile(
+    rb"(?<![A-Za-z0-9_.\-])(?P<a>[A-Za-z_][\w-]*)[ \t]*\.[ \t]*(?P<b>[A-Za-z_][\w-]*)"
                         rb"(?:[ \t]*\.[ \t]*(?P<c>[A-Za-z_][\w-]*))?")
 # `module.m` and what follows it: an attribute, an index or a splat and then one, a `for`'s source.
-_MODULE = re.compile(rb"(?<![\w.-])module[ \t]*\.[ \t]*(?P<call>[A-Za-z_][\w-]*)(?![\w-])")
-_DOT = re.compile(rb"[ \t]*\.[ \t]*[A-Za-z_]")
-_INDEXED = re.compile(rb"[ \t]*(?:\[[^\[\]\r\n]*\]|\.[ \t]*\*)[ \t]*\.[ \t]*(?P<name>[A-Za-z_][\w-]*)")
-_FOR = re.compile(rb"\bfor[ \t]+(?:[A-Za-z_][\w-]*[ \t]*,[ \t]*)?(?P<value>[A-Za-z_][\w-]*)[ \t]+in[ \t]+")
-_FOR_COLON = re.compile(rb"[ \t]*(?:\[[ \t]*\*[ \t]*\])?[ \t]*:")
-_DEPENDS = re.compile(rb"\bdepends_on[ \t]*=[ \t]*\[[^\]]*\Z")
+_MODULE = lazy_re.compile(rb"(?<![\w.-])module[ \t]*\.[ \t]*(?P<call>[A-Za-z_][\w-]*)(?![\w-])")
+_DOT = lazy_re.compile(rb"[ \t]*\.[ \t]*[A-Za-z_]")
+_INDEXED = lazy_re.compile(rb"[ \t]*(?:\[[^\[\]\r\n]*\]|\.[ \t]*\*)[ \t]*\.[ \t]*(?P<name>[A-Za-z_][\w-]*)")
+_FOR = lazy_re.compile(
+    rb"\bfor[ \t]+(?:[A-Za-z_][\w-]*[ \t]*,[ \t]*)?(?P<value>[A-Za-z_][\w-]*)[ \t]+in[ \t]+")
+_FOR_COLON = lazy_re.compile(rb"[ \t]*(?:\[[ \t]*\*[ \t]*\])?[ \t]*:")
+_DEPENDS = lazy_re.compile(rb"\bdepends_on[ \t]*=[ \t]*\[[^\]]*\Z")
 # Roots that are no block of the module: an object's attributes follow them, never a label.
 _NOT_LABELS = frozenset({"local", "each", "count", "path", "self", "terraform"})
 

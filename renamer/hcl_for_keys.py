@@ -14,11 +14,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 # the object-for's key: `: k.name =>`, `: k["name"] =>`
 _KEY = re.compile(r":\s*(?P<var>[A-Za-z_]\w*)\s*"
                   r"(?:\.\s*(?P<attr>[A-Za-z_][\w-]*)|\[\s*\"(?P<q>[A-Za-z_][\w-]*)\"\s*\])\s*=>")
 # each `for X[, Y] in SOURCE :` header, its source up to the colon that ends it
-_HEADER = re.compile(r"\bfor\s+[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)?\s+in\s+(?P<src>[^:]*?)\s*:", re.S)
+_HEADER = lazy_re.compile(r"\bfor\s+[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)?\s+in\s+(?P<src>[^:]*?)\s*:", re.S)
 
 
 @dataclass(frozen=True)

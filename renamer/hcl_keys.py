@@ -18,25 +18,26 @@ import functools
 import re
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.hcl_blocks import _HEADER, _HEREDOC, _LABEL, _TAIL, _attributes, structure
 
 __all__ = ["structure"]
 
 _FOR_EACH = b"for_each"
-_WRAPPER = re.compile(rb"(?:toset|tolist)[ \t]*\([ \t\r\n]*")
-_SOURCE = re.compile(rb"(?P<root>local|var)[ \t]*\.[ \t]*(?P<name>[A-Za-z_][\w-]*)")
+_WRAPPER = lazy_re.compile(rb"(?:toset|tolist)[ \t]*\([ \t\r\n]*")
+_SOURCE = lazy_re.compile(rb"(?P<root>local|var)[ \t]*\.[ \t]*(?P<name>[A-Za-z_][\w-]*)")
 # `{ for k, v in var.vms : k => v if v.enabled }`: the source's own keys, some filtered out. A
 # `moved` block for a key the filter drops names no object and changes nothing, so the keys
 # are decided as the source's are. Any other key expression (`v.name => v`) is not read.
-_KEY_FILTER = re.compile(
+_KEY_FILTER = lazy_re.compile(
     rb"\{[ \t\r\n]*for[ \t]+(?P<k>[A-Za-z_][\w-]*)[ \t]*,[ \t]*[A-Za-z_][\w-]*[ \t]+in[ \t]+"
     rb"(?P<root>local|var)[ \t]*\.[ \t]*(?P<name>[A-Za-z_][\w-]*)[ \t\r\n]*:[ \t\r\n]*(?P=k)[ \t]*=>"
 )
-_QUOTED = re.compile(rb'"(?P<text>[^"\\$%\r\n]*)"')
-_BARE = re.compile(rb"[A-Za-z_][\w-]*")
-_BLANK = re.compile(rb"(?:[ \t\r\n,]|#[^\n]*|//[^\n]*|/\*.*?\*/)*", re.S)
+_QUOTED = lazy_re.compile(rb'"(?P<text>[^"\\$%\r\n]*)"')
+_BARE = lazy_re.compile(rb"[A-Za-z_][\w-]*")
+_BLANK = lazy_re.compile(rb"(?:[ \t\r\n,]|#[^\n]*|//[^\n]*|/\*.*?\*/)*", re.S)
 # `terraform_data.x["pug"]`, `data.t.d["pug"]`, `module.m["pug"]` (quotes escaped in a .tf.json string)
-INDEXED = re.compile(
+INDEXED = lazy_re.compile(
     rb"(?<![\w.-])(?P<address>(?:data[ \t]*\.[ \t]*)?[A-Za-z_][\w-]*[ \t]*\.[ \t]*[A-Za-z_][\w-]*)"
     rb'[ \t]*\[[ \t]*\\?"(?P<key>[^"\\\r\n]*)\\?"[ \t]*\]'
 )

@@ -13,12 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator
 
-from renamer import key_paths
+from renamer import key_paths, lazy_re
 from renamer.tool_names import Composed
 
 LITERAL = b"}}.{{"
 _PATH = rb"\$?\.Values\.(?P<%s>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)"
-_PAIR = re.compile(rb"\{\{-?[ \t]*" + (_PATH % b"host") + rb"[ \t]*-?\}\}\.\{\{-?[ \t]*" + (_PATH % b"domain")
+_PAIR = lazy_re.compile(
+    rb"\{\{-?[ \t]*" + (_PATH % b"host") + rb"[ \t]*-?\}\}\.\{\{-?[ \t]*" + (_PATH % b"domain")
                    + rb"[ \t]*-?\}\}")
 
 

@@ -13,12 +13,13 @@ prefix file (`0A0000` serves a whole network: a network move's, not a host's) no
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Iterable
 
+from renamer import lazy_re
+
 # A folder or file name prefix where a boot loader looks a client's address up in hex.
-_PATH = re.compile(r"(?:^|/)(?:pxelinux\.cfg/|grub\.cfg-)(?P<hex>[0-9A-F]{8})(?=$|/)")
-_TEXT = re.compile(rb"(?:pxelinux\.cfg[/\\]|grub\.cfg-)(?P<hex>[0-9A-F]{8})(?![0-9A-Za-z_.-])")
+_PATH = lazy_re.compile(r"(?:^|/)(?:pxelinux\.cfg/|grub\.cfg-)(?P<hex>[0-9A-F]{8})(?=$|/)")
+_TEXT = lazy_re.compile(rb"(?:pxelinux\.cfg[/\\]|grub\.cfg-)(?P<hex>[0-9A-F]{8})(?![0-9A-Za-z_.-])")
 WORDS = (b"pxelinux.cfg", b"grub.cfg-")
 
 

@@ -25,10 +25,10 @@ Pure: `hits` reads the ends' spans (the caller's readers, and `own_ends` here: d
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.names import IPAddress
 from renamer.prefix_moves import PrefixMove
 
@@ -39,18 +39,18 @@ _V4 = rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}"
 _V6 = rb"[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}"
 _END = rb"(?:" + _V4 + rb"|" + _V6 + rb")"
 # dnsmasq: synth-domain=<domain>,<address range>[,<prefix>] (the range as `A,B` or `A-B`)
-_SYNTH = re.compile(rb"(?m)^[ \t]*(?:--)?synth-domain[ \t]*=[ \t]*[^,\n]*,[ \t]*(?P<a>" + _END
+_SYNTH = lazy_re.compile(rb"(?m)^[ \t]*(?:--)?synth-domain[ \t]*=[ \t]*[^,\n]*,[ \t]*(?P<a>" + _END
                     + rb")[ \t]*[,-][ \t]*(?P<b>" + _END + rb")(?![0-9A-Za-z:.])")
 # `10.0.48.1-254`: a range of last octets
-_SHORT = re.compile(rb"(?<![A-Za-z0-9.])(?P<a>" + _V4 + rb")[ \t]*-[ \t]*\.?(?P<b>[0-9]{1,3})"
+_SHORT = lazy_re.compile(rb"(?<![A-Za-z0-9.])(?P<a>" + _V4 + rb")[ \t]*-[ \t]*\.?(?P<b>[0-9]{1,3})"
                     rb"(?![0-9A-Za-z_]|\.[0-9])")
 # a scan of a range given by its two ends: `fping -g A B` (`--generate`), `prips A B` (t33-33 finding 06)
-_SCAN = re.compile(rb"(?<![A-Za-z0-9_-])(?:fping[ \t][^\n]*?(?:-g|--generate)"
+_SCAN = lazy_re.compile(rb"(?<![A-Za-z0-9_-])(?:fping[ \t][^\n]*?(?:-g|--generate)"
                    rb"|prips(?:[ \t]+-[a-z](?:[ \t]+\S+)?)*)[ \t]+(?P<a>" + _END
                    + rb")[ \t]+(?P<b>" + _END + rb")(?![0-9A-Za-z:./])")
 # a CSV header naming a range's two ends (NetBox's IP ranges: start_address,end_address)
-_CSV_HEAD = re.compile(rb"(?im)^(?P<head>[^\n]*\bstart_address\b[^\n]*\bend_address\b[^\n]*)$")
-_CSV_VALUE = re.compile(rb'[ \t]*"?(?P<v>' + _END + rb")(?:/[0-9]{1,3})?\"?[ \t]*")
+_CSV_HEAD = lazy_re.compile(rb"(?im)^(?P<head>[^\n]*\bstart_address\b[^\n]*\bend_address\b[^\n]*)$")
+_CSV_VALUE = lazy_re.compile(rb'[ \t]*"?(?P<v>' + _END + rb")(?:/[0-9]{1,3})?\"?[ \t]*")
 
 
 @dataclass(frozen=True)

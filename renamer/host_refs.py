@@ -15,21 +15,23 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator
 
+from renamer import lazy_re
 from renamer.key_refs import KeyRef
 
 # The consumers, as the first part of a reference's path; `hostvars` and `groups` are key_refs'.
 CONSUMERS = frozenset({"inventory_hostname", "delegate_to", "hosts", "limit"})
 _NAME = rb"[A-Za-z0-9_][A-Za-z0-9_.-]*"
-_COMPARED = re.compile(rb"\binventory_hostname(?:_short)?[ \t]*(?:==|!=)[ \t]*(?P<q>['\"])(?P<name>"
+_COMPARED = lazy_re.compile(rb"\binventory_hostname(?:_short)?[ \t]*(?:==|!=)[ \t]*(?P<q>['\"])(?P<name>"
                        + _NAME + rb")(?P=q)")
-_COMPARED_BACK = re.compile(rb"(?P<q>['\"])(?P<name>" + _NAME
+_COMPARED_BACK = lazy_re.compile(rb"(?P<q>['\"])(?P<name>" + _NAME
                             + rb")(?P=q)[ \t]*(?:==|!=)[ \t]*inventory_hostname\b")
-_IN_LIST = re.compile(rb"\binventory_hostname(?:_short)?[ \t]+(?:not[ \t]+)?in[ \t]*\[(?P<list>[^\]\n]*)\]")
-_LISTED = re.compile(rb"(?P<q>['\"])(?P<name>" + _NAME + rb")(?P=q)")
+_IN_LIST = lazy_re.compile(
+    rb"\binventory_hostname(?:_short)?[ \t]+(?:not[ \t]+)?in[ \t]*\[(?P<list>[^\]\n]*)\]")
+_LISTED = lazy_re.compile(rb"(?P<q>['\"])(?P<name>" + _NAME + rb")(?P=q)")
 # A task's `delegate_to:` and a play's `hosts:`: a plain (or quoted) host pattern, no Jinja.
-_KEYWORD = re.compile(rb"^[ \t]*(?:-[ \t]+)?(?P<kw>delegate_to|hosts)[ \t]*:[ \t]*(?P<q>['\"]?)"
+_KEYWORD = lazy_re.compile(rb"^[ \t]*(?:-[ \t]+)?(?P<kw>delegate_to|hosts)[ \t]*:[ \t]*(?P<q>['\"]?)"
                       rb"(?P<value>[A-Za-z0-9_.:,&!*~\[\]-]+)(?P=q)[ \t]*(?:#.*)?$", re.MULTILINE)
-_LIMIT = re.compile(rb"(?:--limit[ \t]*=?|(?<![A-Za-z0-9_-])-l)[ \t]*(?P<q>['\"]?)"
+_LIMIT = lazy_re.compile(rb"(?:--limit[ \t]*=?|(?<![A-Za-z0-9_-])-l)[ \t]*(?P<q>['\"]?)"
                     rb"(?P<value>[A-Za-z0-9_.:,&!*~\[\]-]+)(?P=q)")
 _PART = re.compile(rb"[^:,&!]+")
 

@@ -20,11 +20,10 @@ and bytes in, matches out; asked by `Matcher.find`.
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from renamer import interface_keys, prefix_spellings
+from renamer import interface_keys, lazy_re, prefix_spellings
 from renamer.occurrences import Match
 
 NO_HOST = "no-host"
@@ -37,11 +36,12 @@ HINT = ("an address rename lands a host on the network or broadcast address of t
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 # A dotted or BSD hex mask right after the address: `A M`, `A netmask M`, `A mask M`.
-_MASK_AFTER = re.compile(rb"[ \t]+(?:(?i:netmask|mask)[ \t]+)?"
+_MASK_AFTER = lazy_re.compile(rb"[ \t]+(?:(?i:netmask|mask)[ \t]+)?"
                          rb"(?P<m>(?:255|254|252|248|240|224|192|128|0)(?:\.(?:255|254|252|248|240|224|192|128|0))"
                          rb"{3}(?![0-9.])|0[xX][0-9A-Fa-f]{8}(?![0-9A-Za-z]))")
 # A network literal the file declares: an address with a length (host bits checked below).
-_NETWORK = re.compile(rb"(?<![\w.:])(?P<a>\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})"
+_NETWORK = lazy_re.compile(
+    rb"(?<![\w.:])(?P<a>\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})"
                       rb"/(?P<n>\d{1,3})(?![\w./])")
 
 

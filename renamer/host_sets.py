@@ -31,22 +31,23 @@ import string
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from renamer import hostlists
+from renamer import hostlists, lazy_re
 from renamer.occurrences import Match
 
 # A group of one of the expanding shapes: Ansible's `[beg:end]` / `[beg:end:step]` (numbers,
 # or single letters) and a shell's `{a,b}` (name characters between commas) or `{x..y[..step]}`.
 # Every set holds one such innermost group; the pattern around it is read by the parser below.
-_GROUP = re.compile(rb"\[(?:[0-9]*:[0-9]+(?::[0-9]+)?|[A-Za-z]:[A-Za-z])\]|"  # Ansible; pdsh/Slurm next
+_GROUP = lazy_re.compile(rb"\[(?:[0-9]*:[0-9]+(?::[0-9]+)?|[A-Za-z]:[A-Za-z])\]|"  # Ansible; pdsh/Slurm next
                     + hostlists.BRACKET.pattern
                     + rb"|\{(?:[A-Za-z0-9._-]*(?:,[A-Za-z0-9._-]*)+|-?[0-9]+\.\.-?[0-9]+(?:\.\.-?[0-9]+)?"
                     rb"|[A-Za-z]\.\.[A-Za-z](?:\.\.-?[0-9]+)?)\}")
-_BRACKET = re.compile(rb"\[(?:(?P<beg>[0-9]*):(?P<end>[0-9]+)(?::(?P<step>[0-9]+))?"
+_BRACKET = lazy_re.compile(rb"\[(?:(?P<beg>[0-9]*):(?P<end>[0-9]+)(?::(?P<step>[0-9]+))?"
                       rb"|(?P<a>[A-Za-z]):(?P<z>[A-Za-z]))\]")
-_SEQUENCE = re.compile(rb"\{(?:(?P<x>-?[0-9]+)\.\.(?P<y>-?[0-9]+)|(?P<a>[A-Za-z])\.\.(?P<z>[A-Za-z]))"
+_SEQUENCE = lazy_re.compile(rb"\{(?:(?P<x>-?[0-9]+)\.\.(?P<y>-?[0-9]+)|(?P<a>[A-Za-z])\.\.(?P<z>[A-Za-z]))"
                        rb"(?:\.\.(?P<step>-?[0-9]+))?\}")
 _NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
-_DIGITS = re.compile(rb"\[(?P<body>[0-9]-[0-9])\](?![*+?{])")  # `[1-2]`, read as a hostlist only after a set
+_DIGITS = lazy_re.compile(
+    rb"\[(?P<body>[0-9]-[0-9])\](?![*+?{])")  # `[1-2]`, read as a hostlist only after a set
 _REACH = 256  # how far a pattern reaches either side of its group
 CAP = 1 << 16  # names expanded per pattern; past it, each range or sequence stands for its ends
 _MAX_STEPS = 100_000  # a sequence's length before the ends alone are taken (`{1..999999999}`)

@@ -18,13 +18,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 _TOKEN = rb"""["']?(?P<ref>[A-Za-z0-9$][A-Za-z0-9._/:@+${}-]*)"""
-_KEYED = re.compile(rb"""(?im)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)["']?(?:image|repository)["']?"""
+_KEYED = lazy_re.compile(rb"""(?im)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)["']?(?:image|repository)["']?"""
                     rb"[ \t]*[:=][ \t]*" + _TOKEN)
-_FROM = re.compile(rb"(?im)^[ \t]*FROM[ \t]+(?:--\S+[ \t]+)*" + _TOKEN)
+_FROM = lazy_re.compile(rb"(?im)^[ \t]*FROM[ \t]+(?:--\S+[ \t]+)*" + _TOKEN)
 _TOOL = rb"\b(?:docker|podman|nerdctl)[ \t]+"
-_PULL = re.compile(_TOOL + rb"(?:image[ \t]+)?(?:pull|push)[ \t]+(?:-\S+[ \t]+)*" + _TOKEN)
-_RUN = re.compile(_TOOL + rb"(?:container[ \t]+)?(?:run|create)[ \t]+(?P<rest>[^\n]*)")
+_PULL = lazy_re.compile(_TOOL + rb"(?:image[ \t]+)?(?:pull|push)[ \t]+(?:-\S+[ \t]+)*" + _TOKEN)
+_RUN = lazy_re.compile(_TOOL + rb"(?:container[ \t]+)?(?:run|create)[ \t]+(?P<rest>[^\n]*)")
 # `docker run` options that take no value: any other option's next word is its value.
 _FLAGS = frozenset({b"-d", b"-i", b"-t", b"-it", b"-ti", b"-dit", b"-itd", b"-P", b"--rm",
                     b"--detach", b"--interactive", b"--tty", b"--privileged", b"--init", b"--read-only",

@@ -31,23 +31,24 @@ import ipaddress
 import re
 from collections.abc import Sequence
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
 # The key an own address stands in, right before its value (on its line).
-_OWN = re.compile(rb"(?im)(?:^|[\s{;\"'])(?P<key>ipaddr(?P<index>[0-9]*)|address[0-9]*|-ipaddress)"
+_OWN = lazy_re.compile(rb"(?im)(?:^|[\s{;\"'])(?P<key>ipaddr(?P<index>[0-9]*)|address[0-9]*|-ipaddress)"
                   rb"[ \t]*(?:=|:|[ \t])[ \t]*[\"']?\Z")
-_IFACE = re.compile(rb"(?m)^[ \t]*(?:iface|auto|allow-[\w-]+|mapping|source)\b")
+_IFACE = lazy_re.compile(rb"(?m)^[ \t]*(?:iface|auto|allow-[\w-]+|mapping|source)\b")
 _MASK = rb"(?P<mask>(?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9]{1,2})(?![0-9.])"
 _ADDR = rb"(?P<gw>[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})(?![0-9A-Za-z.:])"
-_NIX_LENGTH = re.compile(rb"(?<![\w.])prefixLength[ \t]*=[ \t]*" + _MASK)
-_NIX_GATEWAY = re.compile(rb"(?<![\w])defaultGateway6?(?:\.address)?[ \t]*=[ \t]*"
+_NIX_LENGTH = lazy_re.compile(rb"(?<![\w.])prefixLength[ \t]*=[ \t]*" + _MASK)
+_NIX_GATEWAY = lazy_re.compile(rb"(?<![\w])defaultGateway6?(?:\.address)?[ \t]*=[ \t]*"
                           rb"(?:\{[^}]*?address[ \t]*=[ \t]*)?\"" + _ADDR)
-_NIX_ENTRY_GATEWAY = re.compile(rb"(?<![\w.])gateway[ \t]*=[ \t]*\"" + _ADDR)
-_IFUPDOWN_LENGTH = re.compile(rb"(?m)^[ \t]*netmask[ \t]+" + _MASK)
-_IFUPDOWN_GATEWAY = re.compile(rb"(?m)^[ \t]*gateway[ \t]+" + _ADDR)
-_FILE_GATEWAY = re.compile(rb"(?im)^[ \t]*(?:export[ \t]+)?gateway[0-9]*[ \t]*=[ \t]*[\"']?" + _ADDR)
-_PS_LENGTH = re.compile(rb"(?i)(?<![\w-])-PrefixLength[ \t]+[\"']?" + _MASK)
-_PS_GATEWAY = re.compile(rb"(?i)(?<![\w-])-DefaultGateway[ \t]+[\"']?" + _ADDR)
+_NIX_ENTRY_GATEWAY = lazy_re.compile(rb"(?<![\w.])gateway[ \t]*=[ \t]*\"" + _ADDR)
+_IFUPDOWN_LENGTH = lazy_re.compile(rb"(?m)^[ \t]*netmask[ \t]+" + _MASK)
+_IFUPDOWN_GATEWAY = lazy_re.compile(rb"(?m)^[ \t]*gateway[ \t]+" + _ADDR)
+_FILE_GATEWAY = lazy_re.compile(rb"(?im)^[ \t]*(?:export[ \t]+)?gateway[0-9]*[ \t]*=[ \t]*[\"']?" + _ADDR)
+_PS_LENGTH = lazy_re.compile(rb"(?i)(?<![\w-])-PrefixLength[ \t]+[\"']?" + _MASK)
+_PS_GATEWAY = lazy_re.compile(rb"(?i)(?<![\w-])-DefaultGateway[ \t]+[\"']?" + _ADDR)
 
 
 def _ifcfg_length(index: bytes) -> re.Pattern[bytes]:

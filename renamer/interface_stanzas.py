@@ -20,18 +20,18 @@ Pure: bytes and matches in, matches out.
 from __future__ import annotations
 
 import ipaddress
-import re
 from dataclasses import replace
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
-_IFACE = re.compile(rb"(?m)^(?:iface|auto|allow-[\w-]+|mapping|source)\b")
-_ADDRESSES = re.compile(rb"(?m)^(?P<indent>[ \t]*)(?:-[ \t]+)?addresses[ \t]*:")
-_OWN = re.compile(rb"^[ \t]*(?:-[ \t]+)?(?:address(?:es)?\b[ \t]*:?|-)[ \t]*\[?")
-_NETMASK = re.compile(rb"(?m)^[ \t]*netmask[ \t]+(?P<mask>[0-9.]+)")
-_GATEWAY = re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?(?:gateway[46]?|via)[ \t]*:?[ \t]+[\"']?"
+_IFACE = lazy_re.compile(rb"(?m)^(?:iface|auto|allow-[\w-]+|mapping|source)\b")
+_ADDRESSES = lazy_re.compile(rb"(?m)^(?P<indent>[ \t]*)(?:-[ \t]+)?addresses[ \t]*:")
+_OWN = lazy_re.compile(rb"^[ \t]*(?:-[ \t]+)?(?:address(?:es)?\b[ \t]*:?|-)[ \t]*\[?")
+_NETMASK = lazy_re.compile(rb"(?m)^[ \t]*netmask[ \t]+(?P<mask>[0-9.]+)")
+_GATEWAY = lazy_re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?(?:gateway[46]?|via)[ \t]*:?[ \t]+[\"']?"
                       rb"(?P<gw>[0-9A-Fa-f.:]+)")
-_LENGTH = re.compile(rb"/(?P<len>[0-9]{1,3})(?![0-9])")
+_LENGTH = lazy_re.compile(rb"/(?P<len>[0-9]{1,3})(?![0-9])")
 
 
 def might_hold(data: bytes) -> bool:

@@ -14,31 +14,34 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from renamer import lazy_re
 from renamer.key_refs import KeyRef
 
-_COMMAND = re.compile(rb"""(?<![\w./-])(?:jq|gojq|jaq|yq)(?=[ \t])[^|;&\n'"]{0,256}?"""
+_COMMAND = lazy_re.compile(rb"""(?<![\w./-])(?:jq|gojq|jaq|yq)(?=[ \t])[^|;&\n'"]{0,256}?"""
                       rb"""(?:'(?P<single>\.[^'\n]*)'|"(?P<double>\.(?:[^"\\\n]|\\.)*)")""")
 # (a filter in a shell's double quotes escapes its own: `.[\"pug\"]`)
-_STEP = re.compile(rb"""\.(?P<name>[A-Za-z_][A-Za-z0-9_-]*)|\.?\\?"(?P<quoted>[^"\\\n]*)\\?"|\.?\[[ \t]*"""
+_STEP = lazy_re.compile(
+    rb"""\.(?P<name>[A-Za-z_][A-Za-z0-9_-]*)|\.?\\?"(?P<quoted>[^"\\\n]*)\\?"|\.?\[[ \t]*"""
                    rb"""(?:\\?"(?P<sub>[^"\\\n]*)\\?"|(?P<index>\d*))[ \t]*\]"""
                    rb"""|\.?\[[ \t]*'(?P<single>[^'\\\n]*)'[ \t]*\]""")
 
 # A shell variable as a step: `.$H`, `.${H}` (in a shell's double quotes); yq's `.[env(H)]`,
 # jq's `.[$ENV.H]` and `[env.H]`.
-_SHELL_STEP = re.compile(rb"\.\$(?:(?P<var>[A-Za-z_]\w*)|\{(?P<var2>[A-Za-z_]\w*)\})")
-_ENV_STEP = re.compile(rb"\.?\[[ \t]*(?:env\([ \t]*(?P<var>[A-Za-z_]\w*)[ \t]*\)"
+_SHELL_STEP = lazy_re.compile(rb"\.\$(?:(?P<var>[A-Za-z_]\w*)|\{(?P<var2>[A-Za-z_]\w*)\})")
+_ENV_STEP = lazy_re.compile(rb"\.?\[[ \t]*(?:env\([ \t]*(?P<var>[A-Za-z_]\w*)[ \t]*\)"
                        rb"|\$?(?:ENV|env)\.(?P<var2>[A-Za-z_]\w*))[ \t]*\]")
-_PIPE_PATH = re.compile(rb"[ \t]*\|[ \t]*(?=\.[A-Za-z_\[\"\\])")
+_PIPE_PATH = lazy_re.compile(rb"[ \t]*\|[ \t]*(?=\.[A-Za-z_\[\"\\])")
 _Q = rb'\\?"(?P<sub>[^"\\\n]*)\\?"'
 _Q2 = _Q.replace(b"<sub>", b"<sub2>")
-_HAS = re.compile(rb"[ \t]*\|[ \t]*has[ \t]*\([ \t]*" + _Q + rb"[ \t]*\)")
-_ENTRIES = re.compile(rb"[ \t]*\|[ \t]*(?:to_entries|with_entries|map_values)\b")
-_KEY_TEST = re.compile(rb"\.key[ \t]*(?:==|!=)[ \t]*" + _Q + rb"|" + _Q2 + rb"[ \t]*(?:==|!=)[ \t]*\.key\b")
-_KEYS = re.compile(rb"[ \t]*\|[ \t]*keys(?:_unsorted)?\b")
-_KEYS_TEST = re.compile(rb"(?:index|has|inside)[ \t]*\([ \t]*" + _Q + rb"[ \t]*\)"
+_HAS = lazy_re.compile(rb"[ \t]*\|[ \t]*has[ \t]*\([ \t]*" + _Q + rb"[ \t]*\)")
+_ENTRIES = lazy_re.compile(rb"[ \t]*\|[ \t]*(?:to_entries|with_entries|map_values)\b")
+_KEY_TEST = lazy_re.compile(
+    rb"\.key[ \t]*(?:==|!=)[ \t]*" + _Q + rb"|" + _Q2 + rb"[ \t]*(?:==|!=)[ \t]*\.key\b")
+_KEYS = lazy_re.compile(rb"[ \t]*\|[ \t]*keys(?:_unsorted)?\b")
+_KEYS_TEST = lazy_re.compile(rb"(?:index|has|inside)[ \t]*\([ \t]*" + _Q + rb"[ \t]*\)"
                         rb"|\.[ \t]*(?:==|!=)[ \t]*" + _Q2)
-_CONTAINS = re.compile(rb"contains[ \t]*\([ \t]*\[(?P<items>[^\]\n]*)\]")
-_STRING = re.compile(_Q)
+_CONTAINS = lazy_re.compile(rb"contains[ \t]*\([ \t]*\[(?P<items>[^\]\n]*)\]")
+_STRING = lazy_re.compile(_Q)
 
 
 def might_hold(data: bytes) -> bool:

@@ -19,13 +19,14 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator
 
+from renamer import lazy_re
 from renamer.key_refs import ANY, KeyRef
 
 _CHAIN = rb"""[A-Za-z_][\w-]*(?:[ \t]*\.[ \t]*[A-Za-z_][\w-]*|[ \t]*\[[ \t]*"[^"\\\n]*"[ \t]*\])+"""
 _PART = re.compile(rb"""[A-Za-z_][\w-]*|"(?P<sub>[^"\\\n]*)\"""")
-_BLOCKS = re.compile(rb"""(?m)^[ \t]*(?:(?P<locals>locals)|variable[ \t]+"(?P<var>[A-Za-z_][\w-]*)")"""
+_BLOCKS = lazy_re.compile(rb"""(?m)^[ \t]*(?:(?P<locals>locals)|variable[ \t]+"(?P<var>[A-Za-z_][\w-]*)")"""
                      rb"""[ \t]*\{""")
-_ASSIGN = re.compile(rb"""(?m)[ \t]*(?P<name>[A-Za-z_][\w-]*)[ \t]*=[ \t]*(?:"(?P<lit>[^"\\\n$%]*)\""""
+_ASSIGN = lazy_re.compile(rb"""(?m)[ \t]*(?P<name>[A-Za-z_][\w-]*)[ \t]*=[ \t]*(?:"(?P<lit>[^"\\\n$%]*)\""""
                      rb"""|keys[ \t]*\([ \t]*(?P<chain>""" + _CHAIN + rb""")[ \t]*\))"""
                      rb"""[ \t]*(?:(?:#|//)[^\n]*)?$""")
 # What stands before `local.NAME` where NAME's value is a key of the mapping `chain`.
@@ -35,10 +36,10 @@ _BEFORE_USE = (re.compile(rb"(?P<chain>" + _CHAIN + rb")[ \t]*\[[ \t]*\Z"),
                           + rb")[ \t]*\)[ \t]*,[ \t]*\Z"),
                re.compile(rb"(?<![\w.])(?:contains|index)[ \t]*\([ \t]*local[ \t]*\.[ \t]*"
                           rb"(?P<alias>[A-Za-z_][\w-]*)[ \t]*,[ \t]*\Z"))
-_MEMBER = re.compile(rb"""(?<![\w.])(?:contains|index)[ \t]*\([ \t]*local[ \t]*\.[ \t]*"""
+_MEMBER = lazy_re.compile(rb"""(?<![\w.])(?:contains|index)[ \t]*\([ \t]*local[ \t]*\.[ \t]*"""
                      rb"""(?P<alias>[A-Za-z_][\w-]*)[ \t]*,[ \t]*"(?P<sub>[^"\\\n]*)"[ \t]*\)""")
 _WINDOW = 300
-_STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"')
+_STRING = lazy_re.compile(rb'"(?:[^"\\\n]|\\.)*"')
 
 
 def might_hold(data: bytes) -> bool:

@@ -20,20 +20,22 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Literal
 
+from renamer import lazy_re
+
 Dialect = Literal["yaml", "toml", "ini", "hcl"]
 
 _PART = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[A-Za-z0-9_$][\w$\-]*)"""
 # A key: one part, or parts joined by dots (a TOML or HCL dotted key: `a."pug".b`, `a.b`).
 _KEY = re.compile(rf"""(?P<key>{_PART}(?:[ \t]*\.[ \t]*{_PART})*)[ \t]*"""
                   r"""(?P<sep>:(?=[ \t]|$|[{\[])|=(?![=~>]))""")
-_PARTS = re.compile(_PART)
-_SECTION = re.compile(r"[ \t]*\[\[?[ \t]*(?P<key>[^\[\]\n]+?)[ \t]*\]\]?[ \t]*(?:[#;].*)?$")
+_PARTS = lazy_re.compile(_PART)
+_SECTION = lazy_re.compile(r"[ \t]*\[\[?[ \t]*(?P<key>[^\[\]\n]+?)[ \t]*\]\]?[ \t]*(?:[#;].*)?$")
 # An HCL block header: `locals {`, `variable "hosts" {`, `resource "a" "b" {`.
-_BLOCK = re.compile(r"""(?P<type>[A-Za-z_][\w-]*)(?P<labels>(?:[ \t]+"[^"\n]*")*)[ \t]*\{""")
-_STRING = re.compile(r""""(?:[^"\\\n]|\\.)*"?|'[^'\n]*'?""")
-_BLOCK_SCALAR = re.compile(r"[|>][+-]?\d*[ \t]*(?:#.*)?$")
+_BLOCK = lazy_re.compile(r"""(?P<type>[A-Za-z_][\w-]*)(?P<labels>(?:[ \t]+"[^"\n]*")*)[ \t]*\{""")
+_STRING = lazy_re.compile(r""""(?:[^"\\\n]|\\.)*"?|'[^'\n]*'?""")
+_BLOCK_SCALAR = lazy_re.compile(r"[|>][+-]?\d*[ \t]*(?:#.*)?$")
 # Where a flow value ends: `,`, a closing bracket, a comment.
-_FLOW_VALUE = re.compile(r"""[^,{}\[\]"'#\n]*""")
+_FLOW_VALUE = lazy_re.compile(r"""[^,{}\[\]"'#\n]*""")
 
 
 @dataclass(frozen=True)

@@ -22,46 +22,48 @@ import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 # Where expressions stand: Jinja's `{{ }}` and `{% %}`, `${ }` interpolation, and the value of
 # an Ansible keyword whose value is a bare Jinja expression.
-_JINJA = re.compile(rb"\{\{.*?\}\}|\{%.*?%\}|\$\{[^}\n]*\}", re.DOTALL)
-_BARE = re.compile(rb"^[ \t]*(?:-[ \t]+)?(?:when|failed_when|changed_when|until|loop|with_[a-z]+|that)"
+_JINJA = lazy_re.compile(rb"\{\{.*?\}\}|\{%.*?%\}|\$\{[^}\n]*\}", re.DOTALL)
+_BARE = lazy_re.compile(rb"^[ \t]*(?:-[ \t]+)?(?:when|failed_when|changed_when|until|loop|with_[a-z]+|that)"
                    rb"[ \t]*:[ \t]*(?P<value>[^\r\n]*)", re.MULTILINE)
 # A root stands after no name, index or call; Helm's `$.Values` (the top context from anywhere) too.
-_ROOT = re.compile(rb"(?:(?<![A-Za-z0-9_.\]\)$-])|(?<=\$)(?=\.Values(?![A-Za-z0-9_])))"
+_ROOT = lazy_re.compile(rb"(?:(?<![A-Za-z0-9_.\]\)$-])|(?<=\$)(?=\.Values(?![A-Za-z0-9_])))"
                    rb"(?P<dot>\.)?(?P<root>[A-Za-z_][A-Za-z0-9_]*)")
 # Go template actions that change (or keep, for a block's end) what `.` is.
-_ACTION = re.compile(rb"\{\{-?[ \t\r\n]*(?P<kw>with|range|if|define|block|else|end)\b"
+_ACTION = lazy_re.compile(rb"\{\{-?[ \t\r\n]*(?P<kw>with|range|if|define|block|else|end)\b"
                      rb"(?P<rest>.*?)-?[ \t\r\n]*\}\}", re.DOTALL)
-_VALUES_PATH = re.compile(rb"\$?\.Values(?P<rest>(?:\.[A-Za-z_][A-Za-z0-9_]*)*)")
-_RELATIVE_PATH = re.compile(rb"(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+_VALUES_PATH = lazy_re.compile(rb"\$?\.Values(?P<rest>(?:\.[A-Za-z_][A-Za-z0-9_]*)*)")
+_RELATIVE_PATH = lazy_re.compile(rb"(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 # What `.` is in a Go template: None at the top (the chart's context: `.Values` is a root), else
 # the path under `.Values` it was set to by `with` (`ANY` in it: it cannot be read).
 Dot = tuple[str, ...] | None
 # A step's dot is followed by its name at once: a dot followed by a blank ends a sentence, not a
 # path (`# same as a roaming client. pug keeps its IP` in a comment, a heredoc or a `when:` value's
 # trailing comment is no read of `client.pug`: break-it round 10, finding 10).
-_ATTR = re.compile(rb"[ \t]*\.(?P<attr>[A-Za-z_][A-Za-z0-9_]*)")
-_ATTR_DASHED = re.compile(rb"[ \t]*\.(?P<attr>[A-Za-z_][A-Za-z0-9_-]*)")  # HCL names may hold `-`
-_SUB = re.compile(rb"""[ \t]*\[[ \t]*(?:(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)|(?P<index>\d+)"""
+_ATTR = lazy_re.compile(rb"[ \t]*\.(?P<attr>[A-Za-z_][A-Za-z0-9_]*)")
+_ATTR_DASHED = lazy_re.compile(rb"[ \t]*\.(?P<attr>[A-Za-z_][A-Za-z0-9_-]*)")  # HCL names may hold `-`
+_SUB = lazy_re.compile(rb"""[ \t]*\[[ \t]*(?:(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)|(?P<index>\d+)"""
                   rb"""|(?P<other>[^\]\n]*))[ \t]*\]""")
-_GET = re.compile(rb"""[ \t]*\.get[ \t]*\([ \t]*(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)""")
-_LOOKUP = re.compile(rb"""lookup[ \t]*\(""")
-_AFTER_LOOKUP = re.compile(rb"""\blookup[ \t]*\([ \t]*\Z""")
-_LOOKUP_KEY = re.compile(rb"""[ \t]*,[ \t]*(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)""")
-_HCL_STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"')
-_JINJA_STRING = re.compile(rb""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
-_INTERPOLATION = re.compile(rb"\$\{[^}\n]*\}")
+_GET = lazy_re.compile(rb"""[ \t]*\.get[ \t]*\([ \t]*(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)""")
+_LOOKUP = lazy_re.compile(rb"""lookup[ \t]*\(""")
+_AFTER_LOOKUP = lazy_re.compile(rb"""\blookup[ \t]*\([ \t]*\Z""")
+_LOOKUP_KEY = lazy_re.compile(rb"""[ \t]*,[ \t]*(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)""")
+_HCL_STRING = lazy_re.compile(rb'"(?:[^"\\\n]|\\.)*"')
+_JINJA_STRING = lazy_re.compile(rb""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
+_INTERPOLATION = lazy_re.compile(rb"\$\{[^}\n]*\}")
 # Roots whose subscripts are the inventory's host names, not a mapping's keys.
 _HOST_ROOTS = frozenset({"hostvars", "groups"})
 ANY = "*"  # a part read through a variable (`net.hosts[name]`): any key
 # A Go template variable's assignment (`{{- $hosts := .Values.hosts }}`, `{{ range $k, $v := ... }}`)
 # and its use (`$hosts.pug`); a grouping paren (not a call's) closing after a chain.
-_ASSIGN = re.compile(rb"\{\{-?[ \t]*(?:(?P<range>range[ \t]+)|(?:with|if)[ \t]+)?"
+_ASSIGN = lazy_re.compile(rb"\{\{-?[ \t]*(?:(?P<range>range[ \t]+)|(?:with|if)[ \t]+)?"
                      rb"(?:\$[A-Za-z_]\w*[ \t]*,[ \t]*)?"
                      rb"\$(?P<var>[A-Za-z_]\w*)[ \t]*:?=[ \t]*(?P<expr>[^{}]*?)[ \t]*-?\}\}")
-_VAR = re.compile(rb"(?<![A-Za-z0-9_])\$(?P<var>[A-Za-z_]\w*)")
-_GROUPED = re.compile(rb"(?<![A-Za-z0-9_\]\)])\([ \t]*\Z")
+_VAR = lazy_re.compile(rb"(?<![A-Za-z0-9_])\$(?P<var>[A-Za-z_]\w*)")
+_GROUPED = lazy_re.compile(rb"(?<![A-Za-z0-9_\]\)])\([ \t]*\Z")
 # A key read through a function (break-it round 8, finding 4): Helm's `index .Values.hosts "pug"`,
 # `get`, `hasKey`, `pluck "pug" .Values.hosts`, `dig "pug" "ip" "x" .Values.hosts`; Terraform's
 # `contains(keys(var.hosts), "pug")` and `k == "pug"` in a `for k, v in var.hosts` (or
@@ -69,40 +71,44 @@ _GROUPED = re.compile(rb"(?<![A-Za-z0-9_\]\)])\([ \t]*\Z")
 # selectattr('key', 'eq', 'pug')`, `k == 'pug'` under `{% for k, v in net.hosts.items() %}`,
 # a `{% set h = net.hosts %}` alias and `lookup('vars', 'net')`.
 _Q = rb"""(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)"""
-_BEFORE_ARGS = re.compile(rb"(?<![\w.$-])(?:index|get|hasKey)[ \t]+\(?[ \t]*\Z")
-_KEY_ARG = re.compile(rb"""[ \t]+(?P<q>")(?P<sub>[^"\\\n]*)(?P=q)""")
-_BEFORE_PLUCK = re.compile(rb"""(?<![\w.$-])(?P<fn>pluck|dig)(?P<keys>(?:[ \t]+"[^"\\\n]*")+)"""
+_BEFORE_ARGS = lazy_re.compile(rb"(?<![\w.$-])(?:index|get|hasKey)[ \t]+\(?[ \t]*\Z")
+_KEY_ARG = lazy_re.compile(rb"""[ \t]+(?P<q>")(?P<sub>[^"\\\n]*)(?P=q)""")
+_BEFORE_PLUCK = lazy_re.compile(rb"""(?<![\w.$-])(?P<fn>pluck|dig)(?P<keys>(?:[ \t]+"[^"\\\n]*")+)"""
                            rb"""[ \t]+\(?[ \t]*\Z""")
-_BEFORE_CONTAINS = re.compile(rb"(?:contains|index)[ \t]*\([ \t]*keys[ \t]*\([ \t]*\Z")
-_CONTAINS_KEY = re.compile(rb"""[ \t]*\)[ \t]*,[ \t]*(?P<q>")(?P<sub>[^"\\\n]*)(?P=q)[ \t]*\)""")
-_BEFORE_IN = re.compile(rb"""(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)[ \t]+(?:not[ \t]+)?in[ \t]+\Z""")
-_SELECT_KEY = re.compile(rb"""[ \t]*\|[ \t]*dict2items[ \t]*\|[ \t]*(?:select|reject)attr[ \t]*\([ \t]*"""
+_BEFORE_CONTAINS = lazy_re.compile(rb"(?:contains|index)[ \t]*\([ \t]*keys[ \t]*\([ \t]*\Z")
+_CONTAINS_KEY = lazy_re.compile(rb"""[ \t]*\)[ \t]*,[ \t]*(?P<q>")(?P<sub>[^"\\\n]*)(?P=q)[ \t]*\)""")
+_BEFORE_IN = lazy_re.compile(rb"""(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)[ \t]+(?:not[ \t]+)?in[ \t]+\Z""")
+_SELECT_KEY = lazy_re.compile(
+    rb"""[ \t]*\|[ \t]*dict2items[ \t]*\|[ \t]*(?:select|reject)attr[ \t]*\([ \t]*"""
                          rb"""['"]key['"][ \t]*,[ \t]*['"](?:eq|equalto|==|ne|!=)['"][ \t]*,[ \t]*"""
                          + _Q)
-_SELECT_IN = re.compile(rb"""[ \t]*\|[ \t]*dict2items[ \t]*\|[ \t]*(?:select|reject)attr[ \t]*\([ \t]*"""
+_SELECT_IN = lazy_re.compile(rb"""[ \t]*\|[ \t]*dict2items[ \t]*\|[ \t]*(?:select|reject)attr[ \t]*\([ \t]*"""
                         rb"""['"]key['"][ \t]*,[ \t]*['"](?:in|not in)['"][ \t]*,[ \t]*[\[(]"""
                         rb"""(?P<items>[^\])\n]*)[\])]""")
-_JSON_QUERY = re.compile(rb"""[ \t]*\|[ \t]*(?:community\.general\.)?json_query[ \t]*\([ \t]*['"]"""
+_JSON_QUERY = lazy_re.compile(rb"""[ \t]*\|[ \t]*(?:community\.general\.)?json_query[ \t]*\([ \t]*['"]"""
                          rb"""(?P<sub>[A-Za-z_][\w-]*)(?![\w-])""")
-_BEFORE_FOR = re.compile(rb"(?<![\w.])for[ \t]+(?P<k>[A-Za-z_]\w*)[ \t]*(?P<two>,[ \t]*[A-Za-z_]\w*[ \t]*)?"
+_BEFORE_FOR = lazy_re.compile(
+    rb"(?<![\w.])for[ \t]+(?P<k>[A-Za-z_]\w*)[ \t]*(?P<two>,[ \t]*[A-Za-z_]\w*[ \t]*)?"
                          rb"in[ \t]+(?P<keys>keys[ \t]*\([ \t]*)?\Z")
-_ITEMS = re.compile(rb"[ \t]*\.[ \t]*items[ \t]*\([ \t]*\)")
-_LOOKUP_VARS = re.compile(rb"""lookup[ \t]*\([ \t]*['"]vars['"][ \t]*,[ \t]*['"](?P<name>[A-Za-z_]\w*)['"]"""
+_ITEMS = lazy_re.compile(rb"[ \t]*\.[ \t]*items[ \t]*\([ \t]*\)")
+_LOOKUP_VARS = lazy_re.compile(
+    rb"""lookup[ \t]*\([ \t]*['"]vars['"][ \t]*,[ \t]*['"](?P<name>[A-Za-z_]\w*)['"]"""
                           rb"""[ \t]*\)""")
-_JINJA_SET = re.compile(rb"""\{%-?[ \t]*set[ \t]+(?P<var>[A-Za-z_]\w*)[ \t]*=[ \t]*"""
+_JINJA_SET = lazy_re.compile(rb"""\{%-?[ \t]*set[ \t]+(?P<var>[A-Za-z_]\w*)[ \t]*=[ \t]*"""
                         rb"""(?P<expr>(?:[^%]*?[^%\s])?)[ \t]*-?%\}""")
-_PLAIN_CHAIN = re.compile(rb"""[A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*"""
+_PLAIN_CHAIN = lazy_re.compile(rb"""[A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*"""
                           rb"""|[ \t]*\[[ \t]*['"][^'"\\\n]*['"][ \t]*\])*""")
-_STRING_ARG = re.compile(rb'"(?P<sub>[^"\\\n]*)"')
-_KEYS_CALL = re.compile(rb"[ \t]*\.[ \t]*keys[ \t]*\([ \t]*\)")
-_RANGE_KEY = re.compile(rb"\{\{-?[ \t]*range[ \t]+\$(?P<key>[A-Za-z_]\w*)[ \t]*,[ \t]*\$[A-Za-z_]\w*[ \t]*"
+_STRING_ARG = lazy_re.compile(rb'"(?P<sub>[^"\\\n]*)"')
+_KEYS_CALL = lazy_re.compile(rb"[ \t]*\.[ \t]*keys[ \t]*\([ \t]*\)")
+_RANGE_KEY = lazy_re.compile(
+    rb"\{\{-?[ \t]*range[ \t]+\$(?P<key>[A-Za-z_]\w*)[ \t]*,[ \t]*\$[A-Za-z_]\w*[ \t]*"
                         rb":=[ \t]*(?P<expr>(?:[^{}|]*?[^{}|\s])?)[ \t]*-?\}\}")
 # What a chain's function or loop ends with, just before the chain (a cheap gate for the above).
 _STEMS = (b"index", b"get", b"hasKey", b"keys", b"in", b'"')
-_CALLED = re.compile(rb"[ \t]*\([ \t]*\)")
+_CALLED = lazy_re.compile(rb"[ \t]*\([ \t]*\)")
 _GO_FUNCTIONS = frozenset({b"index", b"get", b"hasKey", b"pluck", b"dig"})
-_ENDFOR = re.compile(rb"\{%-?[ \t]*endfor")
-_CHAIN_PART = re.compile(rb"""[A-Za-z_]\w*|['"](?P<sub>[^'"\\\n]*)['"]""")
+_ENDFOR = lazy_re.compile(rb"\{%-?[ \t]*endfor")
+_CHAIN_PART = lazy_re.compile(rb"""[A-Za-z_]\w*|['"](?P<sub>[^'"\\\n]*)['"]""")
 _CLOSE = re.compile(rb"[ \t]*\)")
 # A data file decoded inline and read by a path at once (break-it round 11, finding 4):
 # Terraform's `yamldecode(file("${path.module}/hosts.yml")).hosts.pug.ip` (or `jsondecode`, or
@@ -110,13 +116,13 @@ _CLOSE = re.compile(rb"[ \t]*\)")
 # path's root is the file as written (`<file:hosts.yml>`, sweep/key_index.py binds it to the file
 # the reader's load reads); a decode of anything else (`jsondecode(data.http.x.response_body)`,
 # `(raw | from_yaml)`) reads a mapping that cannot be told (`ANY`).
-_DECODE_HCL = re.compile(rb"(?<![\w.])(?:yaml|json)decode[ \t]*\(")
-_DECODE_JINJA = re.compile(rb"\|[ \t]*from_(?:yaml|json)[ \t]*\)")
+_DECODE_HCL = lazy_re.compile(rb"(?<![\w.])(?:yaml|json)decode[ \t]*\(")
+_DECODE_JINJA = lazy_re.compile(rb"\|[ \t]*from_(?:yaml|json)[ \t]*\)")
 _FILE_HCL = r"""file\s*\(\s*"(?P<path>[^"\\\n]*)"\s*\)"""
 _FILE_JINJA = (r"""lookup\s*\(\s*(?P<fq>['"])(?:ansible\.builtin\.)?file(?P=fq)\s*,\s*"""
                r"""(?P<pq>['"])(?P<path>[^'"\\\n]*)(?P=pq)\s*\)""")
-_FILE_ARG_HCL = re.compile(_FILE_HCL.encode())
-_FILE_ARG_JINJA = re.compile(_FILE_JINJA.encode())
+_FILE_ARG_HCL = lazy_re.compile(_FILE_HCL.encode())
+_FILE_ARG_JINJA = lazy_re.compile(_FILE_JINJA.encode())
 # The same loads on a line (git grep's text), for the mounts: each `path` a file read inline.
 _INLINE_LOADS = (re.compile(r"(?<![\w.])(?:yaml|json)decode\s*\(\s*" + _FILE_HCL + r"\s*\)"),
                  re.compile(r"\(\s*" + _FILE_JINJA + r"\s*\|\s*from_(?:yaml|json)\s*\)"))
@@ -259,15 +265,15 @@ def _after_chain(data: bytes, start: int, end: int, head: int, pos: int, parts: 
 
 # A variable set to a string (break-it round 9, finding 3): Jinja's `{% set n = 'pug' %}`, Helm's
 # `{{ $n := "pug" }}`; and what stands before a use of it that reads it as a key of a mapping.
-_JINJA_LITERAL = re.compile(rb"""\{%-?[ \t]*set[ \t]+(?P<var>[A-Za-z_]\w*)[ \t]*=[ \t]*"""
+_JINJA_LITERAL = lazy_re.compile(rb"""\{%-?[ \t]*set[ \t]+(?P<var>[A-Za-z_]\w*)[ \t]*=[ \t]*"""
                             rb"""(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)[ \t]*-?%\}""")
-_HELM_LITERAL = re.compile(rb"""\{\{-?[ \t]*\$(?P<var>[A-Za-z_]\w*)[ \t]*:?=[ \t]*"""
+_HELM_LITERAL = lazy_re.compile(rb"""\{\{-?[ \t]*\$(?P<var>[A-Za-z_]\w*)[ \t]*:?=[ \t]*"""
                            rb"""(?P<q>")(?P<sub>[^"\\\n]*)"[ \t]*-?\}\}""")
 _JINJA_CHAIN = rb"""[A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*|[ \t]*\[[ \t]*['"][^'"\\\n]*['"][ \t]*\])*"""
 _JINJA_BEFORE = (re.compile(rb"(?P<chain>" + _JINJA_CHAIN + rb")[ \t]*\[[ \t]*\Z"),
                  re.compile(rb"(?P<chain>" + _JINJA_CHAIN + rb")[ \t]*\.[ \t]*get[ \t]*\([ \t]*\Z"))
-_JINJA_IN = re.compile(rb"[ \t]+(?:not[ \t]+)?in[ \t]+(?P<chain>" + _JINJA_CHAIN + rb")(?![\w.\[(])")
-_HELM_BEFORE = re.compile(rb"(?<![\w.$-])(?:index|get|hasKey)[ \t]+\(?[ \t]*"
+_JINJA_IN = lazy_re.compile(rb"[ \t]+(?:not[ \t]+)?in[ \t]+(?P<chain>" + _JINJA_CHAIN + rb")(?![\w.\[(])")
+_HELM_BEFORE = lazy_re.compile(rb"(?<![\w.$-])(?:index|get|hasKey)[ \t]+\(?[ \t]*"
                           rb"(?P<chain>\$?\.Values(?:\.[A-Za-z_]\w*)*|\$[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)"
                           rb"[ \t]+\Z")
 

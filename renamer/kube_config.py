@@ -11,13 +11,13 @@ Pure: bytes in, offsets out.
 
 from __future__ import annotations
 
-import re
+from renamer import lazy_re
 
-_CONFIG = re.compile(rb"(?m)^[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?Config[\"']?[ \t]*\r?$")
-_CONTEXTS = re.compile(rb"(?m)^[\"']?contexts[\"']?[ \t]*:")
-_CONTEXT = re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?[\"']?context[\"']?[ \t]*:[ \t]*"
+_CONFIG = lazy_re.compile(rb"(?m)^[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?Config[\"']?[ \t]*\r?$")
+_CONTEXTS = lazy_re.compile(rb"(?m)^[\"']?contexts[\"']?[ \t]*:")
+_CONTEXT = lazy_re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?[\"']?context[\"']?[ \t]*:[ \t]*"
                       rb"(?P<flow>\{[^}\n]*\})?")
-_USER = re.compile(rb"(?:^|(?<=[\s{,]))[\"']?user[\"']?[ \t]*:[ \t]*[\"']?(?=[A-Za-z0-9_])")
+_USER = lazy_re.compile(rb"(?:^|(?<=[\s{,]))[\"']?user[\"']?[ \t]*:[ \t]*[\"']?(?=[A-Za-z0-9_])")
 
 
 def is_kubeconfig(data: bytes) -> bool:

@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from renamer import kube_values
+from renamer import kube_values, lazy_re
 
 IDENTITY = "identity"
 STORED = "external-key"  # an item of an external secret store: state outside the repo, `state-name`
@@ -45,31 +45,33 @@ _STORED_NOTE = ("an item of the external secret store (`remoteRef.key`, `extract
                 "item in the store first")
 _EXTERNAL = frozenset({"ExternalSecret", "ClusterExternalSecret", "PushSecret"})
 _KEY = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)[\"']?key[\"']?[ \t]*:")
-_TARGET = re.compile(rb"(?m)^(?P<indent>[ \t-]*)target[ \t]*:[ \t]*(?P<flow>\{[^\n]*)?")
-_DOC = re.compile(rb"(?m)^---[^\n]*\n?")
-_TOP = re.compile(rb"(?m)^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:[ \t]*(?P<value>[^\n#]*)")
+_TARGET = lazy_re.compile(rb"(?m)^(?P<indent>[ \t-]*)target[ \t]*:[ \t]*(?P<flow>\{[^\n]*)?")
+_DOC = lazy_re.compile(rb"(?m)^---[^\n]*\n?")
+_TOP = lazy_re.compile(rb"(?m)^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:[ \t]*(?P<value>[^\n#]*)")
 # A scalar; one that a template action opens (`{{ .Release.Name }}-pug`, quoted or not) runs to
 # its closing quote or the line's end (a comment aside): the whole name is the identity.
-_VALUE = re.compile(rb"""[ \t]*(?:(?P<q>["'])(?P<t>\{\{[^\n]*?)(?P=q)|(?P<a>\{\{[^\n#]*?)[ \t]*(?:\s\#|$)"""
+_VALUE = lazy_re.compile(
+    rb"""[ \t]*(?:(?P<q>["'])(?P<t>\{\{[^\n]*?)(?P=q)|(?P<a>\{\{[^\n#]*?)[ \t]*(?:\s\#|$)"""
                     rb"""|["']?(?P<v>[^\s"'#,}\]]+))""", re.MULTILINE)
-_LINE_KEY = re.compile(rb"""^(?P<indent>[ \t]*)(?P<dash>-[ \t]+)?["']?(?P<key>[A-Za-z_][\w.-]*)["']?"""
+_LINE_KEY = lazy_re.compile(rb"""^(?P<indent>[ \t]*)(?P<dash>-[ \t]+)?["']?(?P<key>[A-Za-z_][\w.-]*)["']?"""
                        rb"""[ \t]*:(?:[ \t]+|$)""")
-_CLAIM = re.compile(rb"""(?m)(?:^[ \t-]*|[{,][ \t]*)["']?claimName["']?[ \t]*:""")
-_FLOW_NAME = re.compile(rb"""(?:^|[{,\s])["']?name["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
+_CLAIM = lazy_re.compile(rb"""(?m)(?:^[ \t-]*|[{,][ \t]*)["']?claimName["']?[ \t]*:""")
+_FLOW_NAME = lazy_re.compile(rb"""(?:^|[{,\s])["']?name["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
 # `pug.db.svc`, `pug.db.svc.cluster.local`: a Service's DNS name, its first label the name
-SERVICE_DNS = re.compile(rb"(?P<name>[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\.(?P<ns>[a-z0-9](?:[-a-z0-9]{0,61}"
+SERVICE_DNS = lazy_re.compile(
+    rb"(?P<name>[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\.(?P<ns>[a-z0-9](?:[-a-z0-9]{0,61}"
                          rb"[a-z0-9])?)\.svc(?:\.cluster\.local)?(?!\.?[-A-Za-z0-9_])", re.IGNORECASE)
 # (`pug.lab.svc.home.arpa` is a name under a domain that has a `svc` label: no Service's)
 # `pug.db`, `pug.db:5432`, `pug.db.svc.cluster`: the short spellings a pod's search list completes;
 # a Service's only where the repo defines Service pug in namespace db (`Services`)
-SERVICE_SHORT = re.compile(rb"(?<![-A-Za-z0-9_.@])(?P<name>[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\."
+SERVICE_SHORT = lazy_re.compile(rb"(?<![-A-Za-z0-9_.@])(?P<name>[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\."
                            rb"(?P<ns>[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)(?:\.svc\.cluster)?"
                            rb"(?![-A-Za-z0-9_]|\.[-A-Za-z0-9_])", re.IGNORECASE)
 # A chart's values that name every object it renders (`{{ include "chart.fullname" . }}`)
 _OVERRIDE_NOTE = ("a chart's name override (`fullnameOverride`, `nameOverride`): every object the chart "
                   "renders is named from it, so renaming it deletes and recreates each (a StatefulSet's "
                   "claims stranded, a Service's `.svc` name changed)")
-_OVERRIDE = re.compile(rb"""(?m)^(?:fullnameOverride|nameOverride)[ \t]*:[ \t]*["']?(?P<v>[^\s"'#]+)""")
+_OVERRIDE = lazy_re.compile(rb"""(?m)^(?:fullnameOverride|nameOverride)[ \t]*:[ \t]*["']?(?P<v>[^\s"'#]+)""")
 
 
 @dataclass(frozen=True)
@@ -243,7 +245,7 @@ def identities(rel: str, data: bytes, known: Services | None = None) -> list[Ide
     return out
 
 
-_KEYED = re.compile(rb"(?m)^(?P<lead>[ \t]*(?:-[ \t]+)?)(?P<key>[A-Za-z_][\w.-]*)[ \t]*:[ \t]*"
+_KEYED = lazy_re.compile(rb"(?m)^(?P<lead>[ \t]*(?:-[ \t]+)?)(?P<key>[A-Za-z_][\w.-]*)[ \t]*:[ \t]*"
                     rb"(?P<value>[^\n#]*)")
 
 
@@ -403,7 +405,7 @@ _NOTES = {b"releaseName": ("a Helm release's name (`releaseName`): Helm knows ev
                            "by it, and it keeps its name unless the sweep moves identities "
                            "(`--allow-identity`); renamed alone, the release is uninstalled and installed "
                            "again (a StatefulSet's claims stranded, each Service's readers broken)")}
-_PARENT = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)[\"']?(?P<key>"
+_PARENT = lazy_re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)[\"']?(?P<key>"
                      + b"|".join(re.escape(k) for k in sorted({*_NAMED_BY, *_LISTED, *_NAMED_AS}, key=len,
                                                              reverse=True))
                      + rb")[\"']?[ \t]*:")
@@ -495,8 +497,8 @@ def _list_end(data: bytes, at: int, end: int, indent: int) -> int:
     return end
 
 
-_FLOW_MAP = re.compile(rb"\{[^{}]*\}")
-_DASH = re.compile(rb"(?m)^(?P<indent>[ \t]*)-(?:[ \t]+|$)")
+_FLOW_MAP = lazy_re.compile(rb"\{[^{}]*\}")
+_DASH = lazy_re.compile(rb"(?m)^(?P<indent>[ \t]*)-(?:[ \t]+|$)")
 
 
 def _list_items(data: bytes, at: int, end: int) -> list[tuple[int, int]]:
@@ -632,10 +634,11 @@ _SELECTOR_NOTE = ("a {kind}'s `spec.selector.matchLabels` (or the pod template's
                   "selector is immutable, so renamed, `kubectl apply` is refused (`field is immutable`) "
                   "until the {kind} is deleted and created again, and a template label alone stops matching "
                   "it")
-_LINE = re.compile(rb"(?m)^(?P<indent>[ \t]*)(?P<rest>[^\s#][^\n]*)$")
+_LINE = lazy_re.compile(rb"(?m)^(?P<indent>[ \t]*)(?P<rest>[^\s#][^\n]*)$")
 # a label's key: `app`, `app.kubernetes.io/instance` (quoted or not)
-_ENTRY = re.compile(rb"""[ \t]*["']?(?P<key>[^\s:"'#{}\[\],-][^\s:"'#]*)["']?[ \t]*:(?:[ \t]+|$)""")
-_ITEM = re.compile(rb"""(?:^|[{,])[ \t]*["']?(?P<k>[^\s:"'{},]+)["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
+_ENTRY = lazy_re.compile(rb"""[ \t]*["']?(?P<key>[^\s:"'#{}\[\],-][^\s:"'#]*)["']?[ \t]*:(?:[ \t]+|$)""")
+_ITEM = lazy_re.compile(
+    rb"""(?:^|[{,])[ \t]*["']?(?P<k>[^\s:"'{},]+)["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
 
 
 def _sub_block(data: bytes, at: int, end: int, key: bytes) -> tuple[int, int] | None:
@@ -705,7 +708,7 @@ def _values(data: bytes, start: int, end: int) -> list[Identity]:
             for v in kube_values.value_names(data, start, end)]
 
 
-_HELM = re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?helm[ \t]*:")
+_HELM = lazy_re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?helm[ \t]*:")
 
 
 def _inline_values(data: bytes, keys: dict[bytes, tuple[int, int, int]], kind: str) -> list[Identity]:
@@ -728,14 +731,15 @@ def _inline_values(data: bytes, keys: dict[bytes, tuple[int, int, int]], kind: s
 
 # An ApplicationSet's template parameter in a name (`name: "{{name}}-web"`, `namespace: '{{.cluster}}'`);
 # a StatefulSet's `serviceName` is an identity too (break-it t26-32, finding 07)
-_PARAMETER = re.compile(rb"""(?m)(?:^|[{,\s])["']?(?:name|namespace|serviceName)["']?[ \t]*:[ \t]*"""
+_PARAMETER = lazy_re.compile(rb"""(?m)(?:^|[{,\s])["']?(?:name|namespace|serviceName)["']?[ \t]*:[ \t]*"""
                         rb"""(?P<v>"[^"\n]*"|'[^'\n]*'|[^,}\n#]*)""")
 # A workload's selector (`selector:`, `matchLabels:`): its labels are immutable identities too
-_SELECTOR = re.compile(rb"(?m)(?:^(?P<indent>[ \t]*)|[{,][ \t]*)[\"']?(?:selector|matchLabels)[\"']?[ \t]*:")
+_SELECTOR = lazy_re.compile(
+    rb"(?m)(?:^(?P<indent>[ \t]*)|[{,][ \t]*)[\"']?(?:selector|matchLabels)[\"']?[ \t]*:")
 # A ResourceSet template's action (`<< inputs.app >>`, `<< inputs.app | slugify >>`, `<< printf "%s"
 # inputs.app >>`) and the inputs it reads (`inputs.apps.app` under the Permute strategy: each part)
-_ACTION = re.compile(rb"<<-?(?P<body>(?:(?!>>)[^\n])*)-?>>")
-_INPUT = re.compile(rb"(?<![\w.$])inputs\.(?P<k>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)")
+_ACTION = lazy_re.compile(rb"<<-?(?P<body>(?:(?!>>)[^\n])*)-?>>")
+_INPUT = lazy_re.compile(rb"(?<![\w.$])inputs\.(?P<k>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)")
 
 
 def _template_keys(kind: str, data: bytes, start: int, end: int) -> set[bytes]:
@@ -772,7 +776,7 @@ _ELEMENT_NOTE = ("a {kind}'s parameter `{key}`, which its template makes an obje
 
 # Where a pod (or its config) reads a host: an env `value:`, `args`/`command` items, a ConfigMap's
 # or Secret's `data`/`stringData` (break-it round 20k, finding 8)
-_READS = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)(?P<key>value|args|command)[ \t]*:")
+_READS = lazy_re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)(?P<key>value|args|command)[ \t]*:")
 _BARE_NOTE = ("a Kubernetes Service's name standing alone (`{name}`), which a pod of namespace {ns} "
               "resolves through its search list to `{name}.{ns}.svc.cluster.local`: it reads Service {name}, "
               "which keeps its name unless the sweep moves identities (`--allow-identity`); rewritten alone, "
@@ -812,7 +816,7 @@ def _bare_services(data: bytes, keys: dict[bytes, tuple[int, int, int]], kind: s
 # A Flux variable in a manifest (`${APP}`, `${APP:=default}`, `${APP:-default}`), substituted from a
 # Flux Kustomization's `spec.postBuild.substitute` (found on onedr0p/home-ops: shared components'
 # `name: ${APP}`, a PVC among them)
-_VARIABLE = re.compile(rb"\$\{(?P<k>[A-Za-z_]\w*)(?:[:=-][^}]*)?\}")
+_VARIABLE = lazy_re.compile(rb"\$\{(?P<k>[A-Za-z_]\w*)(?:[:=-][^}]*)?\}")
 _SUBSTITUTE_NOTE = ("a Flux Kustomization's `postBuild.substitute` variable `{key}`, which a manifest of "
                     "the repo puts in an object's `name:` or `namespace:` (`${{{key}}}`): those objects keep "
                     "their names unless the sweep moves identities (`--allow-identity`); renamed alone, each "

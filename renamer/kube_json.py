@@ -13,6 +13,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.kube_identities import (
     _LISTED,
     _NAMED_AS,
@@ -34,9 +35,9 @@ class _JsonStr:
     end: int
 
 
-_JSON_WS = re.compile(r"[ \t\n\r]+")
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_JSON_ATOM = re.compile(r"-?[0-9][0-9.eE+-]*|true|false|null")
+_JSON_WS = lazy_re.compile(r"[ \t\n\r]+")
+_JSON_STRING = lazy_re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_JSON_ATOM = lazy_re.compile(r"-?[0-9][0-9.eE+-]*|true|false|null")
 JsonNode = dict[str, "JsonNode"] | list["JsonNode"] | _JsonStr | None
 
 

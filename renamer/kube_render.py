@@ -19,7 +19,6 @@ prints them in one canonical shape (top-level keys at column 0, two spaces a lev
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -28,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from renamer import kube_identities
+from renamer import kube_identities, lazy_re
 from renamer.errors import RenamerError, one_line
 from renamer.vcs_command import git_error, git_run
 
@@ -125,7 +124,7 @@ def base_tree(root: Path, rev: str) -> Iterator[Path]:
 # kustomize names a generated ConfigMap or Secret `NAME-HASH`, the hash of its content: a sweep
 # that rewrites the content changes the suffix, and kustomize rolls whatever mounts it. The same
 # object, not another identity.
-_HASHED = re.compile(r"-[a-z0-9]{10}\Z")
+_HASHED = lazy_re.compile(r"-[a-z0-9]{10}\Z")
 
 
 def _unhashed(ident: Identity) -> Identity:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 # the value's last key -> the kind of object it names
 _KEYS = {b"existingClaim": "PersistentVolumeClaim", b"existingSecret": "Secret",
          b"existingConfigMap": "ConfigMap", b"serviceAccountName": "ServiceAccount",
@@ -36,11 +38,13 @@ CONTROLLER_NOTE = ("an app-template controller's key (`controllers.NAME`): the c
                    "Deployment from it (`RELEASE-NAME` where it differs from the release) and selects its "
                    "pods by it; renamed, the Deployment is deleted and another created, and each "
                    "`service.*.controller: NAME` must follow it")
-_LINE = re.compile(rb"(?m)^(?P<indent>[ \t]*)(?P<rest>[^\s#][^\n]*)$")
-_DASHES = re.compile(rb"(?:-[ \t]+)+|-$")
+_LINE = lazy_re.compile(rb"(?m)^(?P<indent>[ \t]*)(?P<rest>[^\s#][^\n]*)$")
+_DASHES = lazy_re.compile(rb"(?:-[ \t]+)+|-$")
 _KEY = re.compile(rb"""(?P<q>["']?)(?P<key>[^\s:"'#{}\[\],][^:"'#{}\[\],]*?)(?P=q)[ \t]*:(?:[ \t]+|$)""")
-_VALUE = re.compile(rb"""(?P<q>["']?)(?P<v>[^\s"'#,{}\[\]|>&*!][^\s"'#,{}\[\]]*)(?P=q)[ \t]*(?:#.*)?\r?$""")
-_FLOW = re.compile(rb"""(?:^|[{,])[ \t]*["']?(?P<k>[^\s:"'{},]+)["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
+_VALUE = lazy_re.compile(
+    rb"""(?P<q>["']?)(?P<v>[^\s"'#,{}\[\]|>&*!][^\s"'#,{}\[\]]*)(?P=q)[ \t]*(?:#.*)?\r?$""")
+_FLOW = lazy_re.compile(
+    rb"""(?:^|[{,])[ \t]*["']?(?P<k>[^\s:"'{},]+)["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,14 @@ bytes in, spans out.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-_DEFINED = re.compile(rb"traefik\.(?P<proto>http|tcp|udp)\.(?P<kind>routers|services|middlewares)\."
+from renamer import lazy_re
+
+_DEFINED = lazy_re.compile(rb"traefik\.(?P<proto>http|tcp|udp)\.(?P<kind>routers|services|middlewares)\."
                       rb"(?P<name>[A-Za-z0-9_-]+)\.")
-_READ = re.compile(rb"traefik\.(?P<proto>http|tcp|udp)\.routers\.[A-Za-z0-9_-]+\."
+_READ = lazy_re.compile(rb"traefik\.(?P<proto>http|tcp|udp)\.routers\.[A-Za-z0-9_-]+\."
                    rb"(?P<kind>service|middlewares)"
                    rb"""[ \t]*[=:][ \t]*["']?(?P<value>[A-Za-z0-9_@,. -]+)""")
 _KINDS = {b"service": b"services", b"middlewares": b"middlewares"}

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
+
 SEP = rb"(?:=>|[:=])"
 TAILS = rb"(?:len(?:gth)?|bits|suffix)"
 # `size` only after a length word (`prefix_size`, `prefixSize`, `cidr_size`, `cidr_block_size`:
@@ -31,10 +33,10 @@ WEAK = TAILS
 TAIL_NEEDLES = (b"len", b"Len", b"LEN", b"its", b"ITS", b"ffix", b"FFIX")
 
 # A weak tail, its name's own part before it (`lab_bits`, `LAN_LEN`, `labBits`) or none (`LEN`).
-WEAK_KEY = re.compile(
+WEAK_KEY = lazy_re.compile(
     rb"(?:(?<![A-Za-z0-9_.-])|(?<=[A-Za-z0-9][_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:" + TAILS + rb")"
     rb"[\"']?[ \t]*" + SEP + rb"[ \t]*[\"']?([0-9]{1,3})(?![0-9.A-Za-z_])")
-_OWN = re.compile(rb"[A-Za-z0-9_.-]*\Z")
+_OWN = lazy_re.compile(rb"[A-Za-z0-9_.-]*\Z")
 _ADDRESS_WORDS = rb"(?:ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet|cidr|prefix)"
 
 

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
+
 # (prefix regex with the digits as `n`, the closings the text must land on)
 _FORMATS: tuple[tuple[re.Pattern[bytes], tuple[bytes, ...]], ...] = (
     (re.compile(rb's:(?P<n>[0-9]{1,9}):"'), (b'";', b'"}')),
@@ -43,14 +45,14 @@ _HINTS = (b':"', b"$", b":")
 Span = tuple[int, int, int, int, int]  # digits start, digits end, text start, text end, length
 
 
-_CONTENT_LENGTH = re.compile(rb"(?im)^content-length:[ \t]*(?P<n>0|[1-9][0-9]{0,8})[ \t]*\r?$")
+_CONTENT_LENGTH = lazy_re.compile(rb"(?im)^content-length:[ \t]*(?P<n>0|[1-9][0-9]{0,8})[ \t]*\r?$")
 # a header line, a request or status line (HTTP, SIP, RTSP, WARC's version line), a MIME boundary
-_HEADER_LINE = re.compile(rb"[!#-'*+.0-9A-Z^_`a-z|~-]+:|[A-Z]+ [^ \r\n]+ [A-Z]+/[0-9.]+\r?$"
+_HEADER_LINE = lazy_re.compile(rb"[!#-'*+.0-9A-Z^_`a-z|~-]+:|[A-Z]+ [^ \r\n]+ [A-Z]+/[0-9.]+\r?$"
                           rb"|[A-Z]+/[0-9.]+(?: [0-9]{3}\b|\r?$)|--[^ \t\r\n]+\r?$")
 # where a measured body may end: a blank line (WARC), a NUL (STOMP), a MIME boundary, the next
 # message (an LSP stream, a second request)
 _BODY_ENDS = (b"\r\n\r\n", b"\n\n", b"\0", b"\r\n--", b"\n--")
-_NEXT_MESSAGE = re.compile(rb"\r?\n?(?:[A-Z]+ [^ \r\n]+ [A-Z]+/[0-9.]+|[A-Z]+/[0-9.]+ [0-9]{3}"
+_NEXT_MESSAGE = lazy_re.compile(rb"\r?\n?(?:[A-Z]+ [^ \r\n]+ [A-Z]+/[0-9.]+|[A-Z]+/[0-9.]+ [0-9]{3}"
                            rb"|(?i:content-length):)")
 
 
@@ -92,8 +94,8 @@ def _header_spans(data: bytes) -> list[Span]:
     return out
 
 
-_CHUNKED = re.compile(rb"(?im)^transfer-encoding:[ \t]*(?:[^\r\n]*,[ \t]*)?chunked[ \t]*\r?$")
-_CHUNK_SIZE = re.compile(rb"(?P<n>[0-9A-Fa-f]{1,8})(?:[ \t]*;[^\r\n]*)?(?P<eol>\r?\n)")
+_CHUNKED = lazy_re.compile(rb"(?im)^transfer-encoding:[ \t]*(?:[^\r\n]*,[ \t]*)?chunked[ \t]*\r?$")
+_CHUNK_SIZE = lazy_re.compile(rb"(?P<n>[0-9A-Fa-f]{1,8})(?:[ \t]*;[^\r\n]*)?(?P<eol>\r?\n)")
 
 
 def _chunks(data: bytes, begin: int) -> list[Span] | None:

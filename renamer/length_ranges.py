@@ -30,17 +30,20 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 _NET = rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:]*)/([0-9]{1,3})"
-_GOBGP_PREFIX = re.compile(rb"(?i)[\"']?ip-?prefix[\"']?[ \t]*[:=][ \t]*[\"']?" + _NET + rb"(?![0-9])")
-_GOBGP_RANGE = re.compile(rb"(?i)[\"']?mask-?length-?range[\"']?[ \t]*[:=][ \t]*[\"']?"
+_GOBGP_PREFIX = lazy_re.compile(rb"(?i)[\"']?ip-?prefix[\"']?[ \t]*[:=][ \t]*[\"']?" + _NET + rb"(?![0-9])")
+_GOBGP_RANGE = lazy_re.compile(rb"(?i)[\"']?mask-?length-?range[\"']?[ \t]*[:=][ \t]*[\"']?"
                           rb"([0-9]{1,3})\.\.([0-9]{1,3})(?![0-9])")
 # What ends a GoBGP entry: a TOML table header, a YAML list item, a brace.
-_BOUNDARY = re.compile(rb"(?m)^[ \t]*(?:\[|-[ \t])|[{}]")
-_ROS6 = re.compile(rb"(?<![A-Za-z0-9_-])prefix=[\"']?" + _NET + rb"(?![0-9])")
-_ROS6_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])prefix-length=[\"']?([0-9]{1,3})(?:-([0-9]{1,3}))?(?![0-9])")
-_ROS7 = re.compile(rb"(?<![A-Za-z0-9_-])dst[ \t]+in[ \t]+" + _NET + rb"(?![0-9])")
-_ROS7_IN = re.compile(rb"(?<![A-Za-z0-9_-])dst-len[ \t]+in[ \t]+([0-9]{1,3})(?:-([0-9]{1,3}))?(?![0-9])")
-_ROS7_CMP = re.compile(rb"(?<![A-Za-z0-9_-])dst-len[ \t]*(>=|<=|==|>|<|=)[ \t]*([0-9]{1,3})(?![0-9])")
+_BOUNDARY = lazy_re.compile(rb"(?m)^[ \t]*(?:\[|-[ \t])|[{}]")
+_ROS6 = lazy_re.compile(rb"(?<![A-Za-z0-9_-])prefix=[\"']?" + _NET + rb"(?![0-9])")
+_ROS6_LENGTH = lazy_re.compile(
+    rb"(?<![A-Za-z0-9_-])prefix-length=[\"']?([0-9]{1,3})(?:-([0-9]{1,3}))?(?![0-9])")
+_ROS7 = lazy_re.compile(rb"(?<![A-Za-z0-9_-])dst[ \t]+in[ \t]+" + _NET + rb"(?![0-9])")
+_ROS7_IN = lazy_re.compile(rb"(?<![A-Za-z0-9_-])dst-len[ \t]+in[ \t]+([0-9]{1,3})(?:-([0-9]{1,3}))?(?![0-9])")
+_ROS7_CMP = lazy_re.compile(rb"(?<![A-Za-z0-9_-])dst-len[ \t]*(>=|<=|==|>|<|=)[ \t]*([0-9]{1,3})(?![0-9])")
 
 
 @dataclass(frozen=True)
@@ -78,37 +81,38 @@ def _line(data: bytes, at: int) -> tuple[int, int]:
 
 # OpenBGPD (t32-33 finding 04): `prefix A/N prefixlen L - H`, `prefixlen L >< H` (exclusive),
 # `prefixlen >= L` (`>`, `<=`, `<`, `=`), `prefix A/N maxlen H` (from the network's own length).
-_BGPD = re.compile(rb"(?<![A-Za-z0-9_-])prefix[ \t]+" + _NET + rb"(?![0-9])[ \t]+(?:prefixlen[ \t]+(?:"
+_BGPD = lazy_re.compile(rb"(?<![A-Za-z0-9_-])prefix[ \t]+" + _NET + rb"(?![0-9])[ \t]+(?:prefixlen[ \t]+(?:"
                    rb"([0-9]{1,3})[ \t]*(-|><)[ \t]*([0-9]{1,3})|(>=|<=|=|>|<)[ \t]*([0-9]{1,3}))"
                    rb"|maxlen[ \t]+([0-9]{1,3}))(?![0-9])")
 # The GoBGP CLI: `gobgp policy prefix add NAME A/N L..H`.
-_GOBGP_CLI = re.compile(rb"(?<![A-Za-z0-9_-])prefix[ \t]+(?:add|del)[ \t]+\S+[ \t]+" + _NET +
+_GOBGP_CLI = lazy_re.compile(rb"(?<![A-Za-z0-9_-])prefix[ \t]+(?:add|del)[ \t]+\S+[ \t]+" + _NET +
                         rb"[ \t]+([0-9]{1,3})\.\.([0-9]{1,3})(?![0-9])")
 # An IOS-XR prefix-set entry (no permit/deny word: `10.0.48.0/24 ge 25 le 28,`) and any entry with
 # `eq` (NX-OS `permit A/N eq 25`, IOS-XR `A/N eq 25`): FRR's own lines are prefix_lists.py's.
-_BARE = re.compile(rb"(?im)^[ \t]*(?:(?:ip|ipv6)[ \t]+prefix-list[ \t]+\S+[ \t]+)?(?:seq[ \t]+[0-9]+[ \t]+)?"
+_BARE = lazy_re.compile(
+    rb"(?im)^[ \t]*(?:(?:ip|ipv6)[ \t]+prefix-list[ \t]+\S+[ \t]+)?(?:seq[ \t]+[0-9]+[ \t]+)?"
                    rb"((?:permit|deny)[ \t]+)?" + _NET +
                    rb"((?:[ \t]+(?:ge|le|eq)[ \t]+[0-9]{1,3})+)[ \t]*,?[ \t]*(?:#[^\n]*)?\r?$")
-_BARE_BOUND = re.compile(rb"(ge|le|eq)[ \t]+([0-9]{1,3})")
+_BARE_BOUND = lazy_re.compile(rb"(ge|le|eq)[ \t]+([0-9]{1,3})")
 # Calico BGPFilter: `cidr: A/N` with `prefixLength: {min: L, max: H}` (flow or block) in one rule.
-_CALICO_CIDR = re.compile(rb"(?m)^([ \t]*(?:-[ \t]+)?)cidr[ \t]*:[ \t]*[\"']?" + _NET + rb"(?![0-9])")
-_CALICO_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])prefixLength[ \t]*:")
-_CALICO_BOUND = re.compile(rb"(?<![A-Za-z0-9_-])(min|max)[ \t]*:[ \t]*([0-9]{1,3})(?![0-9])")
+_CALICO_CIDR = lazy_re.compile(rb"(?m)^([ \t]*(?:-[ \t]+)?)cidr[ \t]*:[ \t]*[\"']?" + _NET + rb"(?![0-9])")
+_CALICO_LENGTH = lazy_re.compile(rb"(?<![A-Za-z0-9_-])prefixLength[ \t]*:")
+_CALICO_BOUND = lazy_re.compile(rb"(?<![A-Za-z0-9_-])(min|max)[ \t]*:[ \t]*([0-9]{1,3})(?![0-9])")
 
 
 # Huawei / H3C: `ip ip-prefix NAME index 10 permit 10.0.48.0 24 greater-equal 25 less-equal 28` (the
 # length after a blank); Nokia SR OS: `prefix 10.0.48.0/24 prefix-length-range 25-28`, `through 28`;
 # Cumulus NVUE: `... match 10.0.48.0/24 max-prefix-len 28` (`min-prefix-len 25`) on one line.
-_HUAWEI = re.compile(rb"(?i)ip(?:v6)?[ \t]+ip(?:v6)?-prefix[ \t]+\S+[ \t]+(?:index[ \t]+[0-9]+[ \t]+)?"
+_HUAWEI = lazy_re.compile(rb"(?i)ip(?:v6)?[ \t]+ip(?:v6)?-prefix[ \t]+\S+[ \t]+(?:index[ \t]+[0-9]+[ \t]+)?"
                      rb"(?:permit|deny)[ \t]+((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:]*)[ \t]+"
                      rb"([0-9]{1,3})((?:[ \t]+(?:greater-equal|less-equal)[ \t]+[0-9]{1,3})+)"
                      rb"(?![ \t]*[0-9A-Za-z])")
-_HUAWEI_BOUND = re.compile(rb"(greater-equal|less-equal)[ \t]+([0-9]{1,3})")
-_SROS = re.compile(rb"(?<![A-Za-z0-9_-])prefix[ \t]+" + _NET + rb"[ \t]+(?:prefix-length-range[ \t]+"
+_HUAWEI_BOUND = lazy_re.compile(rb"(greater-equal|less-equal)[ \t]+([0-9]{1,3})")
+_SROS = lazy_re.compile(rb"(?<![A-Za-z0-9_-])prefix[ \t]+" + _NET + rb"[ \t]+(?:prefix-length-range[ \t]+"
                    rb"([0-9]{1,3})-([0-9]{1,3})|through[ \t]+([0-9]{1,3}))(?![0-9./])")
-_NVUE = re.compile(rb"(?<![A-Za-z0-9_-])match[ \t]+" + _NET + rb"((?:[ \t]+(?:max|min)-prefix-len[ \t]+"
+_NVUE = lazy_re.compile(rb"(?<![A-Za-z0-9_-])match[ \t]+" + _NET + rb"((?:[ \t]+(?:max|min)-prefix-len[ \t]+"
                    rb"[0-9]{1,3})+)(?![0-9])")
-_NVUE_BOUND = re.compile(rb"(max|min)-prefix-len[ \t]+([0-9]{1,3})")
+_NVUE_BOUND = lazy_re.compile(rb"(max|min)-prefix-len[ \t]+([0-9]{1,3})")
 
 
 def _others(data: bytes) -> Iterator[LengthRange]:
@@ -165,7 +169,7 @@ def _bare(data: bytes) -> Iterator[LengthRange]:
                           min(highs, default=None), spelled, None, x.end(4))
 
 
-_CALICO_FLOW = re.compile(rb"(?<![A-Za-z0-9_-])cidr[ \t]*:[ \t]*[\"']?" + _NET + rb"(?![0-9])[^\n{}]*?"
+_CALICO_FLOW = lazy_re.compile(rb"(?<![A-Za-z0-9_-])cidr[ \t]*:[ \t]*[\"']?" + _NET + rb"(?![0-9])[^\n{}]*?"
                           rb"prefixLength[ \t]*:[ \t]*\{([^{}\n]*)\}")
 
 

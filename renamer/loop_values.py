@@ -17,38 +17,42 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from renamer import lazy_re
+
 _IDENT = rb"[A-Za-z_][A-Za-z0-9_]*"
-_SHELL_FOR = re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in"
+_SHELL_FOR = lazy_re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in"
                         rb"(?P<words>[ \t][^;\n]*)?"
                         rb"[ \t]*(?:;|\n)[ \t\r\n]*do(?![A-Za-z0-9_-])", re.M)
-_SHELL_BLOCK = re.compile(rb"(?<![A-Za-z0-9_-])(do|done)(?![A-Za-z0-9_-])")
-_JINJA_FOR = re.compile(rb"\{%-?[ \t]*for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in[ \t]+"
+_SHELL_BLOCK = lazy_re.compile(rb"(?<![A-Za-z0-9_-])(do|done)(?![A-Za-z0-9_-])")
+_JINJA_FOR = lazy_re.compile(rb"\{%-?[ \t]*for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in[ \t]+"
                         rb"(?P<expr>.*?)[ \t]*-?%\}")
-_JINJA_BLOCK = re.compile(rb"\{%-?[ \t]*(for|endfor)\b")
-_ANSIBLE_LOOP = re.compile(rb"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?P<key>loop|with_items|with_list|with_flattened"
+_JINJA_BLOCK = lazy_re.compile(rb"\{%-?[ \t]*(for|endfor)\b")
+_ANSIBLE_LOOP = lazy_re.compile(
+    rb"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?P<key>loop|with_items|with_list|with_flattened"
                            rb"|with_dict|with_nested|with_cartesian|with_together|with_indexed_items"
                            rb"|with_subelements|with_inventory_hostnames)[ \t]*:"
                            rb"[ \t]*(?P<value>[^\r\n]*)$", re.M)
-_LOOP_VAR = re.compile(rb"(?:^|[{,])[ \t]*loop_var[ \t]*:[ \t]*['\"]?(?P<var>" + _IDENT + rb")", re.M)
-_TF_FOR = re.compile(rb"[\[{][ \t\r\n]*for[ \t]+(?P<var>" + _IDENT + rb")(?:[ \t]*,[ \t]*(?P<var2>" + _IDENT
+_LOOP_VAR = lazy_re.compile(rb"(?:^|[{,])[ \t]*loop_var[ \t]*:[ \t]*['\"]?(?P<var>" + _IDENT + rb")", re.M)
+_TF_FOR = lazy_re.compile(
+    rb"[\[{][ \t\r\n]*for[ \t]+(?P<var>" + _IDENT + rb")(?:[ \t]*,[ \t]*(?P<var2>" + _IDENT
                      + rb"))?[ \t]+in[ \t]+(?P<expr>[^:\n]+?)[ \t]*:")
-_TF_FOR_EACH = re.compile(rb"^[ \t]*for_each[ \t]*=[ \t]*(?P<expr>[^\r\n]*?)[ \t]*$", re.M)
-_TOSET = re.compile(r"^to(?:set|list)\((?P<inner>.*)\)$", re.S)
+_TF_FOR_EACH = lazy_re.compile(rb"^[ \t]*for_each[ \t]*=[ \t]*(?P<expr>[^\r\n]*?)[ \t]*$", re.M)
+_TOSET = lazy_re.compile(r"^to(?:set|list)\((?P<inner>.*)\)$", re.S)
 # `keys(var.hosts)`, `toset(keys(var.hosts))`: a mapping's keys (break-it round 17, #9)
 # (inside any of the wrappers that keep the keys: `sort(keys(...))`, `nonsensitive(keys(...))`)
-_KEYS = re.compile(r"^(?:(?:to(?:set|list)|sort|nonsensitive|distinct|compact|reverse)\(\s*)*"
+_KEYS = lazy_re.compile(r"^(?:(?:to(?:set|list)|sort|nonsensitive|distinct|compact|reverse)\(\s*)*"
                    r"keys\(\s*(?P<inner>[^()]*?)\s*\)(?:\s*\))*$")
 # A dynamic block binds its label (or `iterator = NAME`) as `NAME.key` and `NAME.value`.
-_DYNAMIC = re.compile(rb"dynamic[ \t]+\"(?P<label>[A-Za-z_][A-Za-z0-9_-]*)\"[ \t]*\{[ \t]*\Z")
-_ITERATOR = re.compile(rb"^[ \t]*iterator[ \t]*=[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]*$", re.M)
-_SOURCE = re.compile(r"^(?:(?:var|local)\.)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)$")
-_JINJA_SOURCE = re.compile(r"^\{\{-?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*-?\}\}$")
-_JINJA_EXPRESSION = re.compile(r"^\{\{-?\s*(?P<inner>[\[(].*?)\s*-?\}\}$")
-_ITEM = re.compile(r"""\s*(?:"(?P<dq>[^"\\]*)"|'(?P<sq>[^'\\]*)'|(?P<bare>[A-Za-z0-9._-]+))\s*""")
-_SHELL_SOURCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"
+_DYNAMIC = lazy_re.compile(rb"dynamic[ \t]+\"(?P<label>[A-Za-z_][A-Za-z0-9_-]*)\"[ \t]*\{[ \t]*\Z")
+_ITERATOR = lazy_re.compile(rb"^[ \t]*iterator[ \t]*=[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]*$", re.M)
+_SOURCE = lazy_re.compile(r"^(?:(?:var|local)\.)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)$")
+_JINJA_SOURCE = lazy_re.compile(r"^\{\{-?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*-?\}\}$")
+_JINJA_EXPRESSION = lazy_re.compile(r"^\{\{-?\s*(?P<inner>[\[(].*?)\s*-?\}\}$")
+_ITEM = lazy_re.compile(r"""\s*(?:"(?P<dq>[^"\\]*)"|'(?P<sq>[^'\\]*)'|(?P<bare>[A-Za-z0-9._-]+))\s*""")
+_SHELL_SOURCE = lazy_re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"
                            r"|\"?\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}\"?")  # a bash array's every element
 # `printf '%s\n' pug rex | while read -r h; do`: a here-list, one word a line, read into `h`.
-_WHILE_READ = re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*printf[ \t]+(?P<q>['\"])%s\\n(?P=q)"
+_WHILE_READ = lazy_re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*printf[ \t]+(?P<q>['\"])%s\\n(?P=q)"
                          rb"(?P<words>(?:[ \t]+[^|;&\n]+?)?)[ \t]*\|[ \t]*while[ \t]+read(?:[ \t]+-r)?[ \t]+"
                          rb"(?P<var>" + _IDENT + rb")[ \t]*"
                          rb"(?:;|\n)[ \t\r\n]*do(?![A-Za-z0-9_-])", re.M)
@@ -59,15 +63,17 @@ _WHILE_READ = re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*printf[ \t]+(?P<q>['\"])%s
 # `lookup(..., wantlist=True)`, `q(...)`) walks them too, and a filter keeping a subset of them
 # (`difference([...])`, `reject(...)`, `select(...)`, `intersect(...)`) still holds renamed ones.
 _SUBSET = r"(?:list|sort|unique|reverse|shuffle|(?:difference|reject|select|intersect|sort|unique)\([^()]*\))"
-_INVENTORY = re.compile(r"^(?:\{\{-?\s*)?(?:groups(?:\[\s*['\"][^'\"]+['\"]\s*\]|\.[A-Za-z_][A-Za-z0-9_]*)"
+_INVENTORY = lazy_re.compile(
+    r"^(?:\{\{-?\s*)?(?:groups(?:\[\s*['\"][^'\"]+['\"]\s*\]|\.[A-Za-z_][A-Za-z0-9_]*)"
                         r"|ansible_play_hosts(?:_all)?|play_hosts"
                         r"|(?:query|q|lookup)\(\s*['\"]inventory_hostnames['\"][^()]*\))"
                         r"\s*(?:\|\s*" + _SUBSET + r"\s*)*(?:-?\}\})?$")
-_SPLIT = re.compile(r"""^(['"])(?P<body>[A-Za-z0-9._, -]*)\1\.split\(\s*(?:(['"])(?P<sep>[^'"]+)\3)?\s*\)$""")
-_MAPPING = re.compile(r"\s*\{(?P<body>[^{}]*)\}\s*")
-_PAIR = re.compile(r"\s*(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*"
+_SPLIT = lazy_re.compile(
+    r"""^(['"])(?P<body>[A-Za-z0-9._, -]*)\1\.split\(\s*(?:(['"])(?P<sep>[^'"]+)\3)?\s*\)$""")
+_MAPPING = lazy_re.compile(r"\s*\{(?P<body>[^{}]*)\}\s*")
+_PAIR = lazy_re.compile(r"\s*(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*"
                    r"(?:\"(?P<dq>[^\"\\]*)\"|'(?P<sq>[^'\\]*)'|(?P<bare>[A-Za-z0-9._-]+))\s*")
-_UNQUOTED_WORD = re.compile(r"[A-Za-z0-9._-]+")
+_UNQUOTED_WORD = lazy_re.compile(r"[A-Za-z0-9._-]+")
 
 
 @dataclass(frozen=True)
@@ -171,7 +177,7 @@ def binding(found: list[Loop], variable: str, pos: int) -> Loop | None:
     return loop
 
 
-_READ = re.compile(rb"\{[0-9]*\}|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*")
+_READ = lazy_re.compile(rb"\{[0-9]*\}|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*")
 
 
 def read_by(data: bytes, start: int, end: int) -> str:
@@ -224,7 +230,7 @@ def _shell(data: bytes) -> Iterator[Loop]:
                            "which cannot be told before it runs")
 
 
-_BRACE = re.compile(r"^(?P<pre>[A-Za-z0-9._-]*)\{(?P<alts>[A-Za-z0-9._-]*(?:,[A-Za-z0-9._-]*)+)\}"
+_BRACE = lazy_re.compile(r"^(?P<pre>[A-Za-z0-9._-]*)\{(?P<alts>[A-Za-z0-9._-]*(?:,[A-Za-z0-9._-]*)+)\}"
                     r"(?P<post>[A-Za-z0-9._-]*)$")
 
 
@@ -236,9 +242,9 @@ def _braced(word: str) -> list[str]:
     return [f"{found.group('pre')}{alt}{found.group('post')}" for alt in found.group("alts").split(",")]
 
 
-_PARALLEL = re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*(?:[\w./-]*/)?parallel[ \t][^\n]*?"
+_PARALLEL = lazy_re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*(?:[\w./-]*/)?parallel[ \t][^\n]*?"
                        rb"(?P<groups>(?:[ \t]:::[ \t]+[^\n;&|]*?)+)[ \t]*(?=$|[;&|\n])", re.M)
-_PARALLEL_GROUP = re.compile(rb":::(?P<words>(?:[ \t]+(?!:::)[^ \t\n;&|]+)*)")
+_PARALLEL_GROUP = lazy_re.compile(rb":::(?P<words>(?:[ \t]+(?!:::)[^ \t\n;&|]+)*)")
 
 
 def _parallel(data: bytes) -> Iterator[Loop]:
@@ -264,8 +270,8 @@ def _parallel(data: bytes) -> Iterator[Loop]:
                                    "which cannot be told here")
 
 
-_MAKE_FOREACH = re.compile(rb"\$[({]foreach[ \t]+(?P<var>" + _IDENT + rb")[ \t]*,(?P<list>[^,\n]*),")
-_MAKE_SOURCE = re.compile(rb"^[ \t]*\$[({](?P<name>" + _IDENT + rb")[)}][ \t]*$")
+_MAKE_FOREACH = lazy_re.compile(rb"\$[({]foreach[ \t]+(?P<var>" + _IDENT + rb")[ \t]*,(?P<list>[^,\n]*),")
+_MAKE_SOURCE = lazy_re.compile(rb"^[ \t]*\$[({](?P<name>" + _IDENT + rb")[)}][ \t]*$")
 
 
 def _make(data: bytes) -> Iterator[Loop]:
@@ -282,7 +288,7 @@ def _make(data: bytes) -> Iterator[Loop]:
                          _header(data, found.start(), found.end()), found.group("list"), found.span("list"))
 
 
-_MAKE_SETTING = re.compile(rb"^(?:override[ \t]+|export[ \t]+)?(?P<name>" + _IDENT
+_MAKE_SETTING = lazy_re.compile(rb"^(?:override[ \t]+|export[ \t]+)?(?P<name>" + _IDENT
                            + rb")[ \t]*(?:::?=|[:+?!]?=)[ \t]*(?P<value>[^\n#]*?)[ \t]*$", re.M)
 
 
@@ -327,13 +333,13 @@ def _make_loop(data: bytes, settings: dict[bytes, list[re.Match[bytes]]], var: s
                 why=f"`{var}` walks {listed.decode('utf-8', 'replace').strip()}, which cannot be told here")
 
 
-_MAKE_ADDPREFIX = re.compile(rb"^[ \t]*\$[({]addprefix[ \t]+(?P<prefix>[A-Za-z0-9@._-]*),"
+_MAKE_ADDPREFIX = lazy_re.compile(rb"^[ \t]*\$[({]addprefix[ \t]+(?P<prefix>[A-Za-z0-9@._-]*),"
                              rb"(?P<list>[^,()\n]*(?:\$\(" + _IDENT + rb"\)[^,()\n]*)?)[)}][ \t]*$")
 # `$(addsuffix .ana.lan,LIST)`, `$(patsubst %,%.ana.lan,LIST)`: each word of LIST made into a name.
-_MAKE_LIST_CALL = re.compile(rb"\$(?P<open>[({])(?:addsuffix[ \t]+(?P<suffix>[^,()\n]*)"
+_MAKE_LIST_CALL = lazy_re.compile(rb"\$(?P<open>[({])(?:addsuffix[ \t]+(?P<suffix>[^,()\n]*)"
                              rb"|patsubst[ \t]+(?P<pattern>[^,()%\n]*%[^,()%\n]*),(?P<replace>[^,()\n]*)),")
 # `$(HOSTS:%=%.ana.lan)`, `$(HOSTS:=.ana.lan)`: a substitution reference, each word of HOSTS.
-_MAKE_SUBST = re.compile(rb"\$(?P<open>\()(?P<name>" + _IDENT + rb"):(?P<pattern>[^=()\n]*)="
+_MAKE_SUBST = lazy_re.compile(rb"\$(?P<open>\()(?P<name>" + _IDENT + rb"):(?P<pattern>[^=()\n]*)="
                          rb"(?P<replace>[^()\n]*?)[)}]")
 
 
@@ -369,13 +375,14 @@ def _make_lists(data: bytes) -> Iterator[Loop]:
                          (head, tail))
 
 
-_HELM_RANGE = re.compile(rb"\{\{-?[ \t]*range[ \t]+(?:(?:\$(?P<index>" + _IDENT + rb")[ \t]*,[ \t]*)?"
+_HELM_RANGE = lazy_re.compile(rb"\{\{-?[ \t]*range[ \t]+(?:(?:\$(?P<index>" + _IDENT + rb")[ \t]*,[ \t]*)?"
                          rb"\$(?P<var>"
                          + _IDENT + rb")[ \t]*:?=[ \t]*)?(?P<expr>(?:.{0,1000}?\S)?)[ \t]*-?\}\}")
-_HELM_BLOCK = re.compile(rb"\{\{-?[ \t]*(range|if|with|define|block|end)\b")
-_HELM_LIST = re.compile(r"^(?:list|tuple)((?:\s+\"[^\"\\]*\")*)\s*$")
-_HELM_SPLIT = re.compile(r'^splitList\s+"(?P<sep>[^"\\]+)"\s+"(?P<body>[^"\\]*)"\s*$')
-_HELM_VALUES = re.compile(r"^\$?\.Values(?:\.[A-Za-z_][A-Za-z0-9_]*)*\.(?P<name>[A-Za-z_][A-Za-z0-9_]*)$")
+_HELM_BLOCK = lazy_re.compile(rb"\{\{-?[ \t]*(range|if|with|define|block|end)\b")
+_HELM_LIST = lazy_re.compile(r"^(?:list|tuple)((?:\s+\"[^\"\\]*\")*)\s*$")
+_HELM_SPLIT = lazy_re.compile(r'^splitList\s+"(?P<sep>[^"\\]+)"\s+"(?P<body>[^"\\]*)"\s*$')
+_HELM_VALUES = lazy_re.compile(
+    r"^\$?\.Values(?:\.[A-Za-z_][A-Za-z0-9_]*)*\.(?P<name>[A-Za-z_][A-Za-z0-9_]*)$")
 
 
 def _helm(data: bytes) -> Iterator[Loop]:
@@ -412,11 +419,11 @@ def _helm(data: bytes) -> Iterator[Loop]:
                                                                 "which cannot be told here")
 
 
-_FORMATLIST = re.compile(rb"formatlist[ \t]*\([ \t\r\n]*\"(?P<format>[^\"\\\n]*)\"[ \t\r\n]*,")
+_FORMATLIST = lazy_re.compile(rb"formatlist[ \t]*\([ \t\r\n]*\"(?P<format>[^\"\\\n]*)\"[ \t\r\n]*,")
 _PRINTF = re.compile(rb"(?:^|(?<=[;&|({\n])|(?<=\bdo)|(?<=\bthen)|(?<=\belse))[ \t]*printf[ \t]+"
                      rb"(?P<q>['\"])(?P<format>[^'\"\n]*)(?P=q)"
                      rb"(?P<words>(?:[ \t]+[^|;&<>\n]+?)?)[ \t]*(?=$|[;&|<>\n])", re.M)
-_VERB = re.compile(r"%[-+ #0-9.]*[a-zA-Z%]")
+_VERB = lazy_re.compile(r"%[-+ #0-9.]*[a-zA-Z%]")
 
 
 def _formats(data: bytes) -> Iterator[Loop]:
@@ -460,7 +467,8 @@ def _formats(data: bytes) -> Iterator[Loop]:
 
 # Jinja's filters making a name of each item: `nodes | map('regex_replace', '$', '.ana.lan')`,
 # `map('regex_replace', '^(.*)$', '\\1.ana.lan')`, `nodes | product(['.ana.lan']) | map('join')`.
-JINJA_MAP = re.compile(rb"\{\{-?[ \t]*(?P<list>[^{}|]+?(?:\|[ \t]*(?:list|sort|unique)[ \t]*)*)\|[ \t]*(?:"
+JINJA_MAP = lazy_re.compile(
+    rb"\{\{-?[ \t]*(?P<list>[^{}|]+?(?:\|[ \t]*(?:list|sort|unique)[ \t]*)*)\|[ \t]*(?:"
                        rb"map\([ \t]*(?P<q>['\"])regex_replace(?P=q)[ \t]*,[ \t]*(?P<q1>['\"])"
                        rb"(?P<pattern>\$|\^?\(\.[*+]\)\$?)(?P=q1)[ \t]*,[ \t]*"
                        rb"(?P<q2>['\"])(?P<replace>[^'\"\n]*)(?P=q2)[ \t]*\)"
@@ -485,11 +493,12 @@ def _jinja_maps(data: bytes) -> Iterator[Loop]:
         yield replace(loop, words=found.span("list") if loop.items is not None else (0, 0))
 
 
-_PY_FOR = re.compile(rb"^(?P<indent>[ \t]*)(?:async[ \t]+)?for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in[ \t]+"
+_PY_FOR = lazy_re.compile(
+    rb"^(?P<indent>[ \t]*)(?:async[ \t]+)?for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in[ \t]+"
                      rb"(?P<expr>[^\n#]*?)[ \t]*:[ \t]*(?P<inline>[^\r\n]*?)\r?$", re.M)
-_PY_COMPREHENSION = re.compile(rb"(?<=[ \t\r\n)\]}'\"])for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in[ \t]+")
-_SHELL_DO = re.compile(rb"[^\n]*;[ \t]*do(?![A-Za-z0-9_-])")
-_PY_CONDITION = re.compile(r"^(?P<expr>.*?)(?:\s+if\s.*)?$", re.S)
+_PY_COMPREHENSION = lazy_re.compile(rb"(?<=[ \t\r\n)\]}'\"])for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in[ \t]+")
+_SHELL_DO = lazy_re.compile(rb"[^\n]*;[ \t]*do(?![A-Za-z0-9_-])")
+_PY_CONDITION = lazy_re.compile(r"^(?P<expr>.*?)(?:\s+if\s.*)?$", re.S)
 
 
 def _python(data: bytes) -> Iterator[Loop]:
@@ -528,7 +537,7 @@ def _python(data: bytes) -> Iterator[Loop]:
         yield replace(loop, words=(found.end(), found.end() + len(rest)))
 
 
-_BRACKET = re.compile(rb"[\[\](){}]")
+_BRACKET = lazy_re.compile(rb"[\[\](){}]")
 
 
 def _enclosing(data: bytes, pos: int, reach: int = 1000) -> int | None:
@@ -555,14 +564,14 @@ def _helm_end(data: bytes, pos: int) -> int:
 
 # `while read -r h; do ...; done <<< "pug rex"`, `done <<EOF`, `done < hosts`: what the loop reads
 # follows its `done`.
-_READ_LOOP = re.compile(rb"(?:^|(?<=[;&({\n]))[ \t]*while[ \t]+(?:IFS=[^ \t\n]*[ \t]+)?read"
+_READ_LOOP = lazy_re.compile(rb"(?:^|(?<=[;&({\n]))[ \t]*while[ \t]+(?:IFS=[^ \t\n]*[ \t]+)?read"
                         rb"(?:[ \t]+-r)?[ \t]+"
                         rb"(?P<var>" + _IDENT + rb")[ \t]*(?:;|\n)[ \t\r\n]*do(?![A-Za-z0-9_-])", re.M)
-_HERE_STRING = re.compile(rb"done[ \t]*<<<[ \t]*(?:\$?(?P<q>['\"])(?P<body>[^'\"]*)(?P=q)"
+_HERE_STRING = lazy_re.compile(rb"done[ \t]*<<<[ \t]*(?:\$?(?P<q>['\"])(?P<body>[^'\"]*)(?P=q)"
                           rb"|(?P<other>[^\n;&|]*))")
-_HERE_DOC = re.compile(rb"done[ \t]*<<-?[ \t]*(?P<q>['\"]?)(?P<tag>" + _IDENT + rb")(?P=q)[^\n]*\n"
+_HERE_DOC = lazy_re.compile(rb"done[ \t]*<<-?[ \t]*(?P<q>['\"]?)(?P<tag>" + _IDENT + rb")(?P=q)[^\n]*\n"
                        rb"(?P<body>(?:.*\n)*?)[ \t]*(?P=tag)[ \t]*$", re.M)
-_FROM_FILE = re.compile(rb"done[ \t]*<[ \t]*(?P<file>[^\s;&|<]+)")
+_FROM_FILE = lazy_re.compile(rb"done[ \t]*<[ \t]*(?P<file>[^\s;&|<]+)")
 
 
 def _read_loops(data: bytes) -> Iterator[Loop]:

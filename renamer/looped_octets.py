@@ -12,17 +12,16 @@ stays the `composed-address` or `pattern` residual it was. Pure.
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from renamer import formatted_values
+from renamer import formatted_values, lazy_re
 from renamer.occurrences import Match
 from renamer.prefix_moves import OUTSIDE, PrefixMove
 
 # A three-octet head, then one variable in a template: `{i}`, `$i`, `${i}`, `{{ i }}`.
 _NAME = rb"[A-Za-z_][A-Za-z0-9_]*"
-_HEAD = re.compile(rb"((?:[0-9]{1,3}\.){3})(\{\{[ \t]*" + _NAME + rb"[ \t]*\}\}|\$\{" + _NAME + rb"\}"
+_HEAD = lazy_re.compile(rb"((?:[0-9]{1,3}\.){3})(\{\{[ \t]*" + _NAME + rb"[ \t]*\}\}|\$\{" + _NAME + rb"\}"
                    rb"|\$" + _NAME + rb"|\{" + _NAME + rb"\})")
 _REASONS = ("composed-address", "pattern")
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
+
 # an opening run: at a line's start or after a blank, bracket or quote, a non-blank after it; a
 # closing run: right after a non-blank
 _OPENS = {(c, n): re.compile(rb"(?<![^\s(\[\"'>])" + re.escape(c) + b"{" + str(n).encode() + b"}"
@@ -48,7 +50,7 @@ def closes(data: bytes, start: int, end: int, count: int, char: bytes = b"*") ->
 
 
 # a run of underscores closing right after a name character, followed by no name character
-_UNDERSCORE_CLOSE = re.compile(rb"(?<=[A-Za-z0-9.-])_{1,3}(?![A-Za-z0-9_])")
+_UNDERSCORE_CLOSE = lazy_re.compile(rb"(?<=[A-Za-z0-9.-])_{1,3}(?![A-Za-z0-9_])")
 
 
 def underscore_closers(data: bytes) -> list[tuple[int, int]]:

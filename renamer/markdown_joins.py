@@ -23,8 +23,8 @@ it is (a grow in place keeps every address) is no old value: nothing to say.
 from __future__ import annotations
 
 import bisect
-import re
 
+from renamer import lazy_re
 from renamer.decoded import Finder
 from renamer.occurrences import Match
 
@@ -37,11 +37,11 @@ _MD = rb"`+|\*+|~~|(?<=[`*~])_+|_+(?=[`*~])"
 # 10: `<code>10.0.48.</code><b>1</b>`, `<code>10.0.48</code>/24`): the rendered text runs through it.
 _TAG = (rb"</?(?i:code|b|i|em|strong|span|kbd|tt|var|samp|mark|s|del|ins|u|sub|sup|a|abbr|small|big|font)"
         rb"(?:[ \t][^<>\n]{0,200})?>")
-_MARKUP = re.compile(_MD + rb"|" + _TAG)
-_HTML_MARKUP = re.compile(_TAG)
+_MARKUP = lazy_re.compile(_MD + rb"|" + _TAG)
+_HTML_MARKUP = lazy_re.compile(_TAG)
 # Markup between two characters an address may hold: where a value can be split.
-_BETWEEN = re.compile(rb"[0-9A-Fa-f.:](?:`+|\*+|~~|_+|" + _TAG + rb")+[0-9A-Fa-f.:/]")
-_HTML_BETWEEN = re.compile(rb"[0-9A-Fa-f.:](?:" + _TAG + rb")+[0-9A-Fa-f.:/]")
+_BETWEEN = lazy_re.compile(rb"[0-9A-Fa-f.:](?:`+|\*+|~~|_+|" + _TAG + rb")+[0-9A-Fa-f.:/]")
+_HTML_BETWEEN = lazy_re.compile(rb"[0-9A-Fa-f.:](?:" + _TAG + rb")+[0-9A-Fa-f.:/]")
 
 
 def is_markdown(rel: str) -> bool:

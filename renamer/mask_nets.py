@@ -22,14 +22,14 @@ sweep/access_sets.py decides each as it decides the slash spelling. Pure: bytes 
 
 from __future__ import annotations
 
-import re
+from renamer import lazy_re
 
 _DOTTED = rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}"
-SPACED = re.compile(rb"(?<![0-9.])(?P<addr>" + _DOTTED + rb")(?P<sep>[ \t]+(?:(?i:netmask|mask)[ \t]+)?)"
+SPACED = lazy_re.compile(rb"(?<![0-9.])(?P<addr>" + _DOTTED + rb")(?P<sep>[ \t]+(?:(?i:netmask|mask)[ \t]+)?)"
                     rb"(?P<mask>" + _DOTTED + rb")(?![0-9.])")
 # An OpenVPN `route` / `push "route` / `iroute` line, a `route add` / `route ADD` command.
-ROUTE = re.compile(rb"(?im)^[ \t]*(?:push[ \t]+[\"']?|ip(?:v6)?[ \t]+)?i?route[ \t]")
-_LEADING_ZERO = re.compile(rb"(?:^|\.)0[0-9]")
+ROUTE = lazy_re.compile(rb"(?im)^[ \t]*(?:push[ \t]+[\"']?|ip(?:v6)?[ \t]+)?i?route[ \t]")
+_LEADING_ZERO = lazy_re.compile(rb"(?:^|\.)0[0-9]")
 
 
 def length_of(mask: bytes) -> int | None:

@@ -15,6 +15,7 @@ import itertools
 import re
 from collections.abc import Callable
 
+from renamer import lazy_re
 from renamer.forked import available_cores, can_fork, fork_map
 from renamer.masking_args import HINTS as ARG_HINTS
 from renamer.masking_args import mask_args
@@ -36,32 +37,32 @@ from renamer.masking_values import no_secret
 MASK = "****"
 _NAME = r"[A-Za-z0-9_.\-]+"
 # Whole-line forms first: a value running to the end of the line may hold spaces.
-_ENV = re.compile(rf"^(\s*(?:-\s+)?(?:export\s+)?)({_NAME})(\s*=\s*)(.*?)(\s*)$")
-_YAML = re.compile(rf"^(\s*(?:-\s+)?)([\"']?)({_NAME})\2(\s*:[ \t]+)(.*?)(\s*)$")
+_ENV = lazy_re.compile(rf"^(\s*(?:-\s+)?(?:export\s+)?)({_NAME})(\s*=\s*)(.*?)(\s*)$")
+_YAML = lazy_re.compile(rf"^(\s*(?:-\s+)?)([\"']?)({_NAME})\2(\s*:[ \t]+)(.*?)(\s*)$")
 # Then key/value pairs anywhere: flow mappings, JSON, DSNs, query strings, TOML.
-_PAIR = re.compile(r"""(?P<key>(?P<q>["']?)(?P<name>[A-Za-z0-9_.\-]+)(?P=q))(?P<sep>\s*[:=]\s*)(?!//)"""
+_PAIR = lazy_re.compile(r"""(?P<key>(?P<q>["']?)(?P<name>[A-Za-z0-9_.\-]+)(?P=q))(?P<sep>\s*[:=]\s*)(?!//)"""
                    r"""(?P<value>"(?:[^"\\]|\\.)*"|'[^']*'|[^\s,;}&'"\]]+)""")
-_INNER = re.compile(r"([A-Za-z0-9_.\-]+)([:=])(.*)\Z")
+_INNER = lazy_re.compile(r"([A-Za-z0-9_.\-]+)([:=])(.*)\Z")
 # An innermost flow mapping, `{user: a, password: s3 cret}` or `{"token": "x"}`, and one item of it.
-_FLOW = re.compile(r"\{([^{}]*:[^{}]*)\}")
-_FLOW_ITEM = re.compile(r"""(?P<key>\s*(?P<q>["']?)(?P<name>[A-Za-z0-9_.\-]+)(?P=q)\s*:\s*)"""
+_FLOW = lazy_re.compile(r"\{([^{}]*:[^{}]*)\}")
+_FLOW_ITEM = lazy_re.compile(r"""(?P<key>\s*(?P<q>["']?)(?P<name>[A-Za-z0-9_.\-]+)(?P=q)\s*:\s*)"""
                         r"(?P<value>.*?)(?P<tail>\s*)$", re.DOTALL)
-_QUERY = re.compile(r"([?&;](?P<name>[A-Za-z0-9_.\-]+)=)([^&#\s'\"]+)")
+_QUERY = lazy_re.compile(r"([?&;](?P<name>[A-Za-z0-9_.\-]+)=)([^&#\s'\"]+)")
 # scheme://user:password@host, the password up to the last @ of the URL (it may hold / and @)
-_URL = re.compile(r"""([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@'"<>]*:)([^\s'"<>]*)(@[^\s@'"<>]*)""")
-_AUTH_HEADER = re.compile(r"(?i)\b((?:proxy-)?authorization\s*:\s*(?:bearer|basic|token|digest)\s+)"
+_URL = lazy_re.compile(r"""([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@'"<>]*:)([^\s'"<>]*)(@[^\s@'"<>]*)""")
+_AUTH_HEADER = lazy_re.compile(r"(?i)\b((?:proxy-)?authorization\s*:\s*(?:bearer|basic|token|digest)\s+)"
                           r"([^\s'\",;}\]]+)|\b(bearer\s+)([A-Za-z0-9._~+/=\-]{8,})")
-_CLI_USER = re.compile(r"(?<!\S)((?:-u|--user)(?:\s+|=|(?=[^\s\-]))['\"]?[^\s:'\"]+:)([^\s'\"]+)")
-_NETRC = re.compile(r"(?i)\b(password|passwd)(\s+)(\S+)")
-_PGPASS = re.compile(r"^(\s*[^:\s]+:(?:\d+|\*):[^:\s]*:[^:\s]*:)(\S+)\s*$")
+_CLI_USER = lazy_re.compile(r"(?<!\S)((?:-u|--user)(?:\s+|=|(?=[^\s\-]))['\"]?[^\s:'\"]+:)([^\s'\"]+)")
+_NETRC = lazy_re.compile(r"(?i)\b(password|passwd)(\s+)(\S+)")
+_PGPASS = lazy_re.compile(r"^(\s*[^:\s]+:(?:\d+|\*):[^:\s]*:[^:\s]*:)(\S+)\s*$")
 
 # Every secret word and pair below, and every shape above, holds one of these.
 # Searched in the lower-cased line: a (?i) alternation is five times slower, and a dense file
 # has a million lines to show.
-_MAYBE = re.compile(r"pass|secret|token|key|auth|pw|bearer|cookie|credential|psk|otp|://|machine|"
+_MAYBE = lazy_re.compile(r"pass|secret|token|key|auth|pw|bearer|cookie|credential|psk|otp|://|machine|"
                     r":[0-9*]+:|" + DIRECTIVE_HINT + "|"
                     + "|".join(re.escape(hint) for hint in (*HINTS, *ARG_HINTS, *STDIN_HINTS)))
-_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_WORDS = lazy_re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _SECRET_WORDS = {"password", "passwd", "pwd", "passphrase", "secret", "secrets", "token", "tokens",
                  "apikey", "credential", "credentials", "auth", "authorization", "bearer", "cookie",
                  "privatekey", "pass", "psk", "otp", "pw"}
@@ -88,7 +89,7 @@ _COMMANDS = frozenset({"psql", "pg_dump", "pg_dumpall", "pg_restore", "pg_baseba
                        "mongodump", "curl", "wget", "ssh", "scp", "sftp", "rsync", "sshpass", "ansible",
                        "ansible-playbook", "terraform", "docker", "kubectl", "helm", "vault", "python",
                        "python3", "bash", "sh", "exec", "env", "sudo", "make", "git", "ldapsearch", "sqlcmd"})
-_COMMAND_AFTER = re.compile(r"^(\S+)([ \t]+)((?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*(\S+)(?:[ \t].*)?)$")
+_COMMAND_AFTER = lazy_re.compile(r"^(\S+)([ \t]+)((?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*(\S+)(?:[ \t].*)?)$")
 
 
 def is_secret_name(name: str) -> bool:
@@ -215,7 +216,7 @@ def _gate(*words: str) -> re.Pattern[str]:
 
 
 _SECRET_HINT = "pass|secret|token|key|auth|pw|bearer|cookie|credential|psk|otp"
-_ANY = re.compile("")
+_ANY = lazy_re.compile("")
 # (what the lower-cased line must hold, the step), in the order the steps run
 _STEPS: tuple[tuple[re.Pattern[str], Callable[[str], str]], ...] = (
     (_gate("://"), _mask_url),
@@ -288,7 +289,7 @@ def _mask_header(m: re.Match[str]) -> str:
     return f"{m.group(3)}{MASK}"
 
 
-_HUNK = re.compile(rb"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+_HUNK = lazy_re.compile(rb"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 
 
 def mask_diff(diff: bytes) -> tuple[bytes, int]:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from renamer import lazy_re
 from renamer.masking_flags import MASK
 
 Positions = Callable[[frozenset[str]], tuple[int, ...]]  # the flags given -> secret positionals
@@ -53,16 +54,16 @@ def _at(*positions: int) -> Positions:
     return lambda _flags: positions
 
 
-_NMCLI_SECRET = re.compile(r"(?:^|\.)(?:psk|password|password-raw|wep-key[0-3]|leap-password|pin|"
+_NMCLI_SECRET = lazy_re.compile(r"(?:^|\.)(?:psk|password|password-raw|wep-key[0-3]|leap-password|pin|"
                            r"private-key-password|phase2-private-key-password|secrets?)$")
 _VAULT_VALUED = frozenset({"method", "address", "path", "field", "format", "namespace", "ns", "ca-cert",
                            "ca-path", "client-cert", "client-key", "mfa", "header", "wrap-ttl",
                            "policy-override", "tls-server-name", "agent-address", "log-level"})
-_USER_SLASH_PASSWORD = re.compile(r"^['\"]?[^/\s'\"@]+/([^@\s'\"]+)")  # Oracle's user/password@db
+_USER_SLASH_PASSWORD = lazy_re.compile(r"^['\"]?[^/\s'\"@]+/([^@\s'\"]+)")  # Oracle's user/password@db
 # A share, `\\\\host\\share` or `//host/share` (a shell script may double each backslash).
-_SHARE = re.compile(r"^['\"]?(?:(?:\\\\)+|//)[^\\/\s'\"]+")
+_SHARE = lazy_re.compile(r"^['\"]?(?:(?:\\\\)+|//)[^\\/\s'\"]+")
 # Words where a password may stand that are none: a prompt (`*`), a redirection, a variable's flag.
-_NO_SECRET = re.compile(r"^(?:\*|\d*[<>].*|['\"]?\*['\"]?)$")
+_NO_SECRET = lazy_re.compile(r"^(?:\*|\d*[<>].*|['\"]?\*['\"]?)$")
 _SMBCLIENT_LONG = frozenset({
     "user", "workgroup", "command", "directory", "port", "ip-address", "max-protocol", "netbiosname",
     "scope", "configfile", "debuglevel", "log-basename", "signing", "authentication-file", "tar",
@@ -104,14 +105,14 @@ _TOOL = re.compile(r"(?i)(?<![\w.\-/])(?:[\w.\-]*[/\\])?(" + "|".join(
     + r")(?:\.exe)?(?![\w\-])")
 # Where a command starts: the line's start, after `|;&(`, a quote, a backtick, a `key:` or `key=`,
 # a YAML item, or a word that runs the next (`RUN`, `cmd /c`, `call`, `sudo`, `then`, `@`).
-_COMMAND_START = re.compile(r"(?:^|[|;&(`'\":=]"
+_COMMAND_START = lazy_re.compile(r"(?:^|[|;&(`'\":=]"
                             r"|(?<![\w-])(?:RUN|/[cCkK]|call|CALL|start|sudo|then|do|else|exec))"
                             r"\s*(?:-\s+)?@?\s*\Z")
-_PATH_BEFORE = re.compile(r"(?:[A-Za-z]:)?[\w.\\/-]*[\\/]\Z")  # `C:\Windows\System32\` before `net.exe`
-_WORD = re.compile(r"""(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s'"|;&]+)+""")
-_END = re.compile(r"[|;&]|(?<=\s)#")  # a shell comment ends the command: `vault login u=x # pug`
+_PATH_BEFORE = lazy_re.compile(r"(?:[A-Za-z]:)?[\w.\\/-]*[\\/]\Z")  # `C:\Windows\System32\` before `net.exe`
+_WORD = lazy_re.compile(r"""(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s'"|;&]+)+""")
+_END = lazy_re.compile(r"[|;&]|(?<=\s)#")  # a shell comment ends the command: `vault login u=x # pug`
 # vault's `username=u password=P` (its fields are lower case); a token may end in `=` (base64)
-_FIELD = re.compile(r"['\"]?[a-z_][a-z0-9_-]*=[^=]")
+_FIELD = lazy_re.compile(r"['\"]?[a-z_][a-z0-9_-]*=[^=]")
 # A word each line naming a command above holds (masking.py's cheap prefilter adds these): its
 # longest, which is rarer in other lines than `mc` or `git`.
 HINTS = tuple(sorted({max(tool.split(), key=len) for tool in GRAMMARS}))

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
+
 MASK = "****"
 _AT = r"(?:^|(?<=[{;]))[ \t]*"  # a statement starts the line or follows `{` or `;`
 _VALUE = r"(?P<value>\"(?:[^\"\\]|\\.)*\"|'[^']*'|(?:\{[A-Za-z0-9-]+\})?[^\s;{}#'\"]+)"  # `{SSHA}...`
@@ -36,7 +38,7 @@ _SECRET_NAME = (r"(?:[A-Za-z0-9]+[_-])*(?:password|passwd|passphrase|secret|psk)
                 # nginx's upstream directives (`proxy_pass`...) take an address (round 22, #08)
                 r"|(?!(?:proxy|fastcgi|uwsgi|grpc|scgi|memcached)_pass\b)(?:[A-Za-z0-9]+[_-])+(?:pass|pw)"
                 r"|requirepass|masterauth|bindpw|rootpw")
-_DIRECTIVE = re.compile(_AT + r"(?P<name>" + _SECRET_NAME + r")[ \t]+" + _VALUE + _END,
+_DIRECTIVE = lazy_re.compile(_AT + r"(?P<name>" + _SECRET_NAME + r")[ \t]+" + _VALUE + _END,
                         re.I | re.M)
 # what may follow a ppp secret to the line's end: addresses (IPv4, a range, `*`, `-`), a comment
 _PPP_ADDRESSES = r"(?=(?:[ \t]+(?:\"\*\"|\*|-|[0-9][0-9./-]*|\"[0-9][0-9./-]*\"))*[ \t]*(?:[#;].*)?$)"
@@ -80,11 +82,11 @@ _SHAPES = [
 # only the shapes it could match (most lines that reach here hold `key` and need one shape of 18,
 # a cost of seconds in a dense diff, issue 30); tests/test_masking_gates.py checks the output is
 # that of every shape.
-_NUMBERED = re.compile(r"(?:^|[{;])[ \t]*\d")  # a statement's start, as _AT: `keys { 1 SHA1 HEX:... }`
+_NUMBERED = lazy_re.compile(r"(?:^|[{;])[ \t]*\d")  # a statement's start, as _AT: `keys { 1 SHA1 HEX:... }`
 _SHAPE_HINTS: tuple[str | re.Pattern[str], ...] = (
     "auth", "password", "auth-pass", "community", "com2sec", ":", "enable", "username", "community",
     "neighbor", "-key", _NUMBERED, _NUMBERED, "-server", "key", "*", "*", "$")
-_DIRECTIVE_HINT = re.compile(r"pass|pw|secret|psk|masterauth")
+_DIRECTIVE_HINT = lazy_re.compile(r"pass|pw|secret|psk|masterauth")
 assert len(_SHAPE_HINTS) == len(_SHAPES)
 # what a lower-cased line must hold for any shape above (masking.py's cheap prefilter adds it; `pass`,
 # `pw`, `secret`, `psk` and `auth` are there already)

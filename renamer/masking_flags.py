@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from renamer import lazy_re
+
 # tool -> its short flags whose argument is a password or a key (attached, `-pX`, or the next word).
 # Only flags that mean a secret in that tool: `docker run -p` is a port, so only `docker login`.
 SHORT_FLAGS: dict[str, str] = {
@@ -38,22 +40,25 @@ SPACED = frozenset({"influx", "az login"})
 MASK = "****"
 _VALUE = r"(?P<value>\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s'\"]+)"
 # After a space, a word starting with `-` is the next flag, never this one's value (`--verbose --password X`).
-_LONG = re.compile(r"(?<![^\s'\"=(])(?P<dash>--)(?P<name>[A-Za-z][A-Za-z0-9_\-]*)(?P<sep>=|\s+(?!-))"
+_LONG = lazy_re.compile(r"(?<![^\s'\"=(])(?P<dash>--)(?P<name>[A-Za-z][A-Za-z0-9_\-]*)(?P<sep>=|\s+(?!-))"
                    + _VALUE)
 # A single-dash long flag (influx `-password X`, keytool `-storepass X`): the name says secret;
 # openssl's `-pass pass:X` is _PASS_ARG's, and its `env:VAR`/`file:PATH` forms hold no secret.
-_SINGLE = re.compile(r"(?<![^\s'\"(])-(?P<name>[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)(?P<sep>=|\s+(?!-))"
+_SINGLE = lazy_re.compile(
+    r"(?<![^\s'\"(])-(?P<name>[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)(?P<sep>=|\s+(?!-))"
                      + _VALUE)
-_NOT_A_VALUE = re.compile(r"['\"]?(?:pass|env|file|fd|stdin)(?::|['\"]?$)|-")
-_USER_COMMA = re.compile(r"(?<![^\s(`])((?:lftp|[\w.\-]*/lftp)\b[^|;&]*?\s-u\s+['\"]?[^\s,'\"]+,)([^\s'\"]+)")
-_SAMBA_USER = re.compile(r"(?<!\S)((?:-U|--user)(?:\s+|=)['\"]?[^\s%'\"]+%)([^\s'\"]+)")  # user%password
+_NOT_A_VALUE = lazy_re.compile(r"['\"]?(?:pass|env|file|fd|stdin)(?::|['\"]?$)|-")
+_USER_COMMA = lazy_re.compile(
+    r"(?<![^\s(`])((?:lftp|[\w.\-]*/lftp)\b[^|;&]*?\s-u\s+['\"]?[^\s,'\"]+,)([^\s'\"]+)")
+_SAMBA_USER = lazy_re.compile(r"(?<!\S)((?:-U|--user)(?:\s+|=)['\"]?[^\s%'\"]+%)([^\s'\"]+)")  # user%password
 # Windows tools whose password flag takes its value after a colon: FreeRDP's `/p:X` (and its
 # pass-the-hash `/pth:X`), winrs's `-p:X` (`/p:` alone is no secret: `net use /p:yes` persists).
-_COLON_PASSWORD = re.compile(r"(?i)(?<![\w.\-])((?:[\w.\-]*[/\\])?(?:x|wl|sdl-)?freerdp3?(?:\.exe)?\s[^|;&]*?"
+_COLON_PASSWORD = lazy_re.compile(
+    r"(?i)(?<![\w.\-])((?:[\w.\-]*[/\\])?(?:x|wl|sdl-)?freerdp3?(?:\.exe)?\s[^|;&]*?"
                              r"(?<!\S)[/+]?(?:p|pth|password):)([^\s'\"]+)"
                              r"|(?<![\w.\-])((?:[\w.\-]*[/\\])?winrs(?:\.exe)?\s[^|;&]*?(?<!\S)[-/](?:p|password):)"
                              r"([^\s'\"]+)")
-_PASS_ARG = re.compile(r"(?<![\w-])(-pass(?:in|out)?\s+['\"]?pass:)([^\s'\"]+)")  # openssl
+_PASS_ARG = lazy_re.compile(r"(?<![\w-])(-pass(?:in|out)?\s+['\"]?pass:)([^\s'\"]+)")  # openssl
 _TOOL_PATTERN = (r"(?<![\w.\-])(?:[\w.\-]*/)?(" + "|".join(
     re.escape(tool.lower()).replace(r"\ ", r"\s+") for tool in sorted(set(map(str.lower, SHORT_FLAGS)),
                                                                       key=len, reverse=True))
@@ -62,7 +67,7 @@ _TOOL_PATTERN = (r"(?<![\w.\-])(?:[\w.\-]*/)?(" + "|".join(
 # offset stays put (a (?i) alternation is several times slower); any other line with (?i).
 _TOOL = re.compile(_TOOL_PATTERN)
 _FLAGS_BY_NAME = {tool.lower(): flags for tool, flags in SHORT_FLAGS.items()}
-_TOOL_ANY_CASE = re.compile("(?i)" + _TOOL_PATTERN)
+_TOOL_ANY_CASE = lazy_re.compile("(?i)" + _TOOL_PATTERN)
 _SHORT = {(flags, spaced): re.compile(rf"(?<![^\s'\"(])(?P<flag>-[{flags}])"
                                       + (r"(?P<sep>\s+)" if spaced else r"(?P<sep>\s+|(?=[^\s\-]))") + _VALUE)
           for flags in set(SHORT_FLAGS.values()) for spaced in (False, True)}

@@ -11,18 +11,19 @@ masking errs on the side of hiding.
 from __future__ import annotations
 
 import itertools
-import re
+
+from renamer import lazy_re
 
 # A path's start: absolute, home (`~/`, `~user/`, `$HOME/`), relative (`./`, `../`), a Windows drive.
-_PATH_START = re.compile(r"(?:/|~[A-Za-z0-9_.\-]*/|\.\.?/|\$\{?HOME\}?/|[A-Za-z]:[\\/])")
+_PATH_START = lazy_re.compile(r"(?:/|~[A-Za-z0-9_.\-]*/|\.\.?/|\$\{?HOME\}?/|[A-Za-z]:[\\/])")
 # Or a key or certificate file's name wherever it lies (`certs/pug.pem`, `id_pug_ed25519`).
-_KEY_FILE_END = re.compile(r"(?i)(?:\.(?:pem|key|crt|cer|pub|der|p12|pfx|ppk|jks|keystore|asc|gpg)"
+_KEY_FILE_END = lazy_re.compile(r"(?i)(?:\.(?:pem|key|crt|cer|pub|der|p12|pfx|ppk|jks|keystore|asc|gpg)"
                            r"|_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?)\Z")
 # Key material, never a path: PEM armour, an access key id, OpenSSH's key type words.
-_MATERIAL = re.compile(r"-----BEGIN|PRIVATE KEY|\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b"
+_MATERIAL = lazy_re.compile(r"-----BEGIN|PRIVATE KEY|\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b"
                        r"|\bssh-(?:rsa|ed25519|dss)\b|\becdsa-sha2-")
-_BASE64_PIECE = re.compile(r"[A-Za-z0-9+]{20,}={0,2}")
-_TRAILING_COMMENT = re.compile(r"\s+#.*\Z")
+_BASE64_PIECE = lazy_re.compile(r"[A-Za-z0-9+]{20,}={0,2}")
+_TRAILING_COMMENT = lazy_re.compile(r"\s+#.*\Z")
 # Words of a key's name that say its value is a location (`*_file`, `*_path`, `IdentityFile`).
 _LOCATION_WORDS = {"file", "files", "filename", "filepath", "path", "paths", "dir", "directory", "location"}
 # Words that say the value is the secret itself, never where it lies.
@@ -47,7 +48,7 @@ def is_path(value: str) -> bool:
     return not any(_material_piece(piece) for piece in _BASE64_PIECE.findall(text))
 
 
-_RELATIVE = re.compile(r"[A-Za-z0-9_@.\-]+(?:/[A-Za-z0-9_@.\-]+)+/?")
+_RELATIVE = lazy_re.compile(r"[A-Za-z0-9_@.\-]+(?:/[A-Za-z0-9_@.\-]+)+/?")
 
 
 def is_relative_path(value: str) -> bool:

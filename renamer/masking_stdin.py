@@ -14,23 +14,25 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
+
 MASK = "****"
 # Lower-cased words one of which is on every line this module masks (masking.py's first gate).
 HINTS = ("chpasswd", "sudo", "passwd", "stdin", "kinit", "mysql", "mariadb", "cryptsetup", "passphrase-fd")
 
 # Who reads a password on stdin, searched in the command the value is piped into.
-_READS_PASSWORD = re.compile(
+_READS_PASSWORD = lazy_re.compile(
     r"(?<![\w.\-])(?:[\w.\-]*/)?(?:"
     r"(?P<pairs>chpasswd)(?![\w\-])"
     r"|sudo(?:\s+-[A-Za-z]+)*\s+-[A-Za-z]*S|sudo\b[^|;&]*?\s--stdin\b"
     r"|passwd(?![\w\-])|htpasswd\b[^|;&]*?\s-[A-Za-z]*i\b|smbpasswd\b[^|;&]*?\s-[A-Za-z]*s\b"
     r"|kinit(?![\w\-])|cryptsetup(?![\w\-])|(?:mysql|mariadb)\b[^|;&]*?\s-p(?=\s|$)"
     r")|\s--password-stdin\b|\s-passin\s+stdin\b|\s--passphrase-fd[\s=]+0\b")
-_SOURCE = re.compile(r"(?<![\w.\-/])(?P<tool>echo|printf)(?=\s)")
-_WORD = re.compile(r"""(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s'"|;&<>]+)+""")
-_HERE_STRING = re.compile(r"<<<\s*")
-_VARIABLE = re.compile(r"""^["']?\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*)["']?$""")
-_END = re.compile(r"[|;&]")
+_SOURCE = lazy_re.compile(r"(?<![\w.\-/])(?P<tool>echo|printf)(?=\s)")
+_WORD = lazy_re.compile(r"""(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s'"|;&<>]+)+""")
+_HERE_STRING = lazy_re.compile(r"<<<\s*")
+_VARIABLE = lazy_re.compile(r"""^["']?\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*)["']?$""")
+_END = lazy_re.compile(r"[|;&]")
 
 
 def mask_stdin(line: str) -> str:

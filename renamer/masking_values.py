@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import re
 
-_TRAILING_COMMENT = re.compile(r"\s+(?:#|//).*\Z")
+from renamer import lazy_re
+
+_TRAILING_COMMENT = lazy_re.compile(r"\s+(?:#|//).*\Z")
 _LITERAL = re.compile(r"(?i)(?:true|false|yes|no|on|off|null|none|nil|~)\Z")
-_QUANTITY = re.compile(r"(?i)[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?"  # a number
+_QUANTITY = lazy_re.compile(r"(?i)[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?"  # a number
                        r"(?:[kmgtpe]i?b?|[kmgtpe]?bytes?|b)?\Z"  # a size
                        r"|(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h|d|w|y))+\Z"  # a duration
                        r"|P(?:\d+[YMWD])*(?:T(?:\d+(?:\.\d+)?[HMS])+)?\Z")  # ISO 8601

@@ -40,6 +40,7 @@ from renamer import (
     host_roles,
     host_sets,
     image_refs,
+    lazy_re,
     looped_octets,
     markdown_emphasis,
     name_starts,
@@ -1658,12 +1659,12 @@ class Matcher:
 
 
 # A drive or UNC path running up to a backslash, then one letter: `C:\new\t` + `ana-ml2`.
-_WINDOWS_PATH = re.compile(rb"(?:(?<![A-Za-z0-9])[A-Za-z]:\\|\\\\[A-Za-z0-9])[^\s\"'<>|*?]*\\[A-Za-z]\Z")
+_WINDOWS_PATH = lazy_re.compile(rb"(?:(?<![A-Za-z0-9])[A-Za-z]:\\|\\\\[A-Za-z0-9])[^\s\"'<>|*?]*\\[A-Za-z]\Z")
 
 
 # A directive whose value is a file path, in a DNS or DHCP server's configuration: ISC dhcpd's
 # `filename`, `root-path`, BIND's and CoreDNS's `file`, `include`/`$INCLUDE`, dnsmasq's `dhcp-boot`...
-_PATH_DIRECTIVE = re.compile(
+_PATH_DIRECTIVE = lazy_re.compile(
     rb"[ \t]*(?:option[ \t]+)?(?:(?:filename|root-path|\$INCLUDE|pid-file|key-file|zonefile"
     rb"|dhcp-boot|tftp-root|addn-hosts|conf-file|conf-dir|hostsfile|dhcp-hostsfile|dhcp-optsfile|auto-trust-anchor-file|root-hints)"
     rb"(?=[ \t=:\"'])"
@@ -1673,7 +1674,7 @@ _PATH_DIRECTIVE = re.compile(
 
 
 # dnsmasq's domain lists between slashes: `address=/PUG.lan/10.0.0.1`, `server=/lan/...`, `local=/lan/`.
-_SLASHED_DOMAINS = re.compile(rb"[ \t]*[A-Za-z-]+[ \t]*=[ \t]*/")
+_SLASHED_DOMAINS = lazy_re.compile(rb"[ \t]*[A-Za-z-]+[ \t]*=[ \t]*/")
 
 
 def _still_covers(address: IPAddress, length: int, move: prefix_moves.PrefixMove) -> bool:
@@ -1807,7 +1808,7 @@ def _software(data: bytes, matches: list[Match], shorts: frozenset[str]) -> list
 
 # A file's path in a repository on a code forge (`github.com/acme/infra/blob/main/hosts/pug/..`): the
 # repository's own folders, which a rename moves, not the forge's names
-_FORGE_FILE = re.compile(rb"/(?:blob|tree|raw|src|-/blob|-/tree)/")
+_FORGE_FILE = lazy_re.compile(rb"/(?:blob|tree|raw|src|-/blob|-/tree)/")
 
 
 def _public_domains(data: bytes, matches: list[Match], shorts: frozenset[str],
@@ -1859,20 +1860,22 @@ def _in_windows_path(data: bytes, start: int) -> bool:
     return _WINDOWS_PATH.search(data[max(line, start - 256):start]) is not None
 
 
-_CLASS_IN = re.compile(rb"[ \t]in[ \t]")
+_CLASS_IN = lazy_re.compile(rb"[ \t]in[ \t]")
 # Literal octets a brace set or an Ansible range completes: `10.1.0.{100..102}`, `10.1.0.{5,6}`,
 # `10.1.0.[5:6]`.
-_HEAD_SET = re.compile(rb"(?<![0-9A-Za-z.])((?:[0-9]{1,3}\.){1,3})"
+_HEAD_SET = lazy_re.compile(rb"(?<![0-9A-Za-z.])((?:[0-9]{1,3}\.){1,3})"
                        rb"(\{[0-9]{1,3}(?:\.\.[0-9]{1,3}|(?:,[0-9]{1,3})+)\}|\[[0-9]{1,3}:[0-9]{1,3}\])")
 # A range's second end written as the first's last octet: `-200`, ` - .200` (not `-200.1`, a word).
-_SHORT_TAIL = re.compile(rb"[ \t]*" + octet_ranges.DASH + rb"[ \t]*\.?([0-9]{1,3})(?![0-9A-Za-z_]|\.[0-9])")
+_SHORT_TAIL = lazy_re.compile(
+    rb"[ \t]*" + octet_ranges.DASH + rb"[ \t]*\.?([0-9]{1,3})(?![0-9A-Za-z_]|\.[0-9])")
 # A word a declared range stands after (context.py's range and start words, in any case): the
 # network moves' range rule runs only in a file holding one.
 # Two whole addresses of one family joined by a dash and nothing else: a range in any file
 # (`10.1.0.10-10.1.0.20`, `2001:db8:a::10-2001:db8:a::20`).
 _V4_WHOLE = rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}"
 _V6_WHOLE = rb"(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]+"
-_DASHED = re.compile(rb"(?<![0-9A-Za-z.:-])(?:(" + _V4_WHOLE + rb")" + octet_ranges.DASH + rb"(" + _V4_WHOLE
+_DASHED = lazy_re.compile(
+    rb"(?<![0-9A-Za-z.:-])(?:(" + _V4_WHOLE + rb")" + octet_ranges.DASH + rb"(" + _V4_WHOLE
                      + rb")|(" + _V6_WHOLE + rb")" + octet_ranges.DASH + rb"(" + _V6_WHOLE + rb"))"
                      rb"(?![0-9A-Za-z.:-])")
 
@@ -1891,21 +1894,22 @@ def _dashed_ends(data: bytes) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     return out
 
 
-_RANGE_WORDS = re.compile(rb"(?i)range|pool|start|begin|first|from|low|min|excluded|forbidden|server-bridge")
+_RANGE_WORDS = lazy_re.compile(
+    rb"(?i)range|pool|start|begin|first|from|low|min|excluded|forbidden|server-bridge")
 # A PTR record with its class, at a line start, in upper case: a reverse zone's fragment.
-_PTR_RECORD = re.compile(rb"(?m)^\S+[ \t]+(?:[0-9]+[ \t]+)?IN[ \t]+(?:[0-9]+[ \t]+)?PTR[ \t]")
+_PTR_RECORD = lazy_re.compile(rb"(?m)^\S+[ \t]+(?:[0-9]+[ \t]+)?IN[ \t]+(?:[0-9]+[ \t]+)?PTR[ \t]")
 # A PTR record held as data (`type: PTR` in a role's zone list, an octoDNS file, an nsupdate task;
 # upper-cased): its owner may be an old address's reverse name relative to a zone (sweep/data_records.py).
-_PTR_DATA = re.compile(rb"TYPE[\"']?[ \t]*[:=][ \t]*[\"']?PTR\b")
+_PTR_DATA = lazy_re.compile(rb"TYPE[\"']?[ \t]*[:=][ \t]*[\"']?PTR\b")
 
 
 # An IPv6 candidate after a tag (`ip6:`, `2:`), where forms.V6_LEFT would not let it start.
-_BARE_V6 = re.compile(spelling.ANY_V6 + spelling.V6_RIGHT)
+_BARE_V6 = lazy_re.compile(spelling.ANY_V6 + spelling.V6_RIGHT)
 
 
 # Where an IPv6 candidate (forms.V6_LEFT + forms.ANY_V6) can start: at the first byte of a run of
 # hex digits and colons holding a colon, after no letter, digit, dot or colon.
-_COLON_RUN = re.compile(rb":[0-9A-Fa-f:]*")
+_COLON_RUN = lazy_re.compile(rb":[0-9A-Fa-f:]*")
 _HEX_RUNS = bytes(ord("h") if chr(i) in "0123456789ABCDEFabcdef" else ord(" ") for i in range(256))
 _NOT_BEFORE_V6 = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.:")
 

@@ -22,14 +22,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from renamer import vcs_listing
+from renamer import lazy_re, vcs_listing
 from renamer.config import Config
 
 # the tag line, and the `moved { from = A  to = B }` right after it (indented as written)
-TAG = re.compile(rb"(?m)^[ \t]*# renamer: move (?P<name>[^\r\n]*?) expires (?P<date>\d{4}-\d{2}-\d{2})"
+TAG = lazy_re.compile(rb"(?m)^[ \t]*# renamer: move (?P<name>[^\r\n]*?) expires (?P<date>\d{4}-\d{2}-\d{2})"
                  rb"[ \t]*\r?$")
 # (matched at the tag line's end: `match` anchors there)
-_BLOCK = re.compile(rb"\r?\n[ \t]*moved[ \t]*\{[ \t]*\r?\n[ \t]*from[ \t]*=[ \t]*(?P<from>[^\s#]+)[ \t]*\r?\n"
+_BLOCK = lazy_re.compile(
+    rb"\r?\n[ \t]*moved[ \t]*\{[ \t]*\r?\n[ \t]*from[ \t]*=[ \t]*(?P<from>[^\s#]+)[ \t]*\r?\n"
                     rb"[ \t]*to[ \t]*=[ \t]*(?P<to>[^\s#]+)[ \t]*\r?\n[ \t]*\}")
 
 

@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
 LIMIT = "name-limit"
@@ -53,7 +54,7 @@ class _Place:
 
 _VALUE = rb"(?P<value>[A-Za-z0-9_.$@{}%-]+)"
 # A file about a Windows machine: where a `computer_name` key holds a NetBIOS name (15).
-_WINDOWS_FILE = re.compile(rb"(?i)windows|win_|winrm|Microsoft\.Compute/virtualMachines")
+_WINDOWS_FILE = lazy_re.compile(rb"(?i)windows|win_|winrm|Microsoft\.Compute/virtualMachines")
 _PLACES = (
     _Place(re.compile(rb"(?im)^[ \t]*netbios[ \t]+name[ \t]*=[ \t]*" + _VALUE), 15, _NETBIOS),
     _Place(re.compile(rb"(?im)^[ \t]*netbios[ \t]+aliases[ \t]*=(?P<value>[^\r\n#;]*)"), 15, _NETBIOS,
@@ -89,10 +90,10 @@ _PLACES = (
            _IFNAME),
 )
 # Cheap: a file holding none of these words holds no limited place.
-_WORDS = re.compile(rb"(?i)netbios|computer[_-]?name|-computer|renamecomputer|\bname[ \t]*=|set-name"
+_WORDS = lazy_re.compile(rb"(?i)netbios|computer[_-]?name|-computer|renamecomputer|\bname[ \t]*=|set-name"
                     rb"|win_hostname|win_domain_membership"
                     rb"|interface-name|\biface\b|\bauto\b|allow-hotplug|ip[ \t]+link")
-_WORD = re.compile(rb"[^\s,]+")
+_WORD = lazy_re.compile(rb"[^\s,]+")
 
 
 _ABOVE = 4  # lines above a match a limited place's word may stand on

@@ -21,18 +21,18 @@ The right boundary still applies (`${W-ana-ml20}` is another name).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Protocol
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
 # `${NAME-`, `${1-`, `${@-` or `${HOSTS[0]-`: the `-` is the operator; what follows is a word.
-_SHELL_DEFAULT = re.compile(rb"\$\{(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[A-Za-z0-9_@*$]*\])?|[0-9]+|[@*?$!])-")
+_SHELL_DEFAULT = lazy_re.compile(rb"\$\{(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[A-Za-z0-9_@*$]*\])?|[0-9]+|[@*?$!])-")
 
 
 # prefixes a reader strips to read the host glued after them (Fabio's `urlprefix-`)
-_GLUED = re.compile(rb"(?<![A-Za-z0-9_-])urlprefix-(?=[A-Za-z0-9])")
+_GLUED = lazy_re.compile(rb"(?<![A-Za-z0-9_-])urlprefix-(?=[A-Za-z0-9])")
 
 
 class Finder(Protocol):

@@ -6,10 +6,12 @@ import ipaddress
 import re
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
-_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)\Z")
+_LABEL = lazy_re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)\Z")
 
 
 def host_name_problem(name: str, *, absolute: bool = True) -> str | None:
@@ -32,8 +34,8 @@ def host_name_problem(name: str, *, absolute: bool = True) -> str | None:
 
 # What inet_aton(3) (and so ping, curl, getaddrinfo) reads as an IPv4 address: one to four
 # parts, each decimal, octal (a leading 0) or hex (0x): `10.1`, `167772161`, `0x0a.1`, `012`.
-_INET_ATON = re.compile(r"(?:(?:0[xX][0-9a-fA-F]*|[0-9]+)\.){0,3}(?:0[xX][0-9a-fA-F]*|[0-9]+)\.?\Z")
-_DIGITS = re.compile(r"[0-9]+\Z")
+_INET_ATON = lazy_re.compile(r"(?:(?:0[xX][0-9a-fA-F]*|[0-9]+)\.){0,3}(?:0[xX][0-9a-fA-F]*|[0-9]+)\.?\Z")
+_DIGITS = lazy_re.compile(r"[0-9]+\Z")
 
 
 def address_like(name: str) -> str | None:
@@ -85,7 +87,7 @@ def reverse_zone(network: IPNetwork) -> str | None:
 # RFC 1035 5.1's presentation format (zone files, a name server's configuration): `\DDD` is the
 # byte of DECIMAL value DDD, `\X` the character X itself, so `ana\-ml2`, `\097na-ml2` and
 # `ana\045ml2` are all the name ana-ml2.
-_PRESENTATION_ESCAPE = re.compile(rb"\\(?:([0-9]{3})|(.))", re.DOTALL)
+_PRESENTATION_ESCAPE = lazy_re.compile(rb"\\(?:([0-9]{3})|(.))", re.DOTALL)
 # What a decoded host name holds: letters, digits, `-`, `_`, a wildcard `*` (`\.`, an escaped
 # dot, is a dot inside a label: no host name a rename can match).
 _NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_*")

@@ -29,12 +29,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 from renamer.prefix_moves import PrefixMove
 from renamer.prefix_pools import TIED
 
 # A line that maps one network onto another address for address (case-insensitive words).
-_MAP = re.compile(
+_MAP = lazy_re.compile(
     rb"(?i)(?<![\w-])(?:"
     rb"netmap"  # iptables -j NETMAP, RouterOS action=netmap, nft's prefix maps spelled so
     rb"|[sd]npt|--(?:src|dst)-pfx"  # ip6tables NPTv6
@@ -44,7 +45,7 @@ _MAP = re.compile(
     rb"|binat|binat-to|bimap"  # pf (`binat ... ->`, OpenBSD's `binat-to`), ipnat
     rb")(?![\w-])")
 # A network literal with its length (IPv4 or IPv6); Cisco's ` /24` after an address too.
-_NETWORK = re.compile(rb"(?<![0-9A-Za-z.:])"
+_NETWORK = lazy_re.compile(rb"(?<![0-9A-Za-z.:])"
                       rb"(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})"
                       rb"[ \t]*/(?P<len>[0-9]{1,3})(?![0-9])")
 
@@ -53,11 +54,11 @@ _NETWORK = re.compile(rb"(?<![0-9A-Za-z.:])"
 # `<external>` address takes the source's length) and `<npt>` elements; a Cisco ASA `object network`
 # block that a twice NAT (`nat (in,out) source static LAN LAN-MAPPED`) names, or that holds its own
 # auto NAT (` nat (in,out) static 198.51.100.0 net-to-net`).
-_XML_OPEN = re.compile(rb"(?i)<(?P<tag>onetoone|npt)(?:[ \t\r\n][^>]*)?>")
+_XML_OPEN = lazy_re.compile(rb"(?i)<(?P<tag>onetoone|npt)(?:[ \t\r\n][^>]*)?>")
 _XML_CLOSE = {tag: re.compile(rb"(?i)</" + tag + rb"[ \t]*>") for tag in (b"onetoone", b"npt")}
-_ASA_OBJECT = re.compile(rb"(?m)^object[ \t]+network[ \t]+(?P<name>\S+)[ \t]*\r?$")
-_ASA_AUTO = re.compile(rb"(?m)^[ \t]+nat[ \t]*\([^)\n]*\)[ \t]+static[ \t]")
-_ASA_TWICE = re.compile(rb"(?m)^[ \t]*nat[ \t]*\([^)\n]*\)[ \t]+(?:after-auto[ \t]+)?source[ \t]+static"
+_ASA_OBJECT = lazy_re.compile(rb"(?m)^object[ \t]+network[ \t]+(?P<name>\S+)[ \t]*\r?$")
+_ASA_AUTO = lazy_re.compile(rb"(?m)^[ \t]+nat[ \t]*\([^)\n]*\)[ \t]+static[ \t]")
+_ASA_TWICE = lazy_re.compile(rb"(?m)^[ \t]*nat[ \t]*\([^)\n]*\)[ \t]+(?:after-auto[ \t]+)?source[ \t]+static"
                         rb"[ \t]+(?P<real>\S+)[ \t]+(?P<mapped>\S+)")
 _WORDS = (b"onetoone", b"ONETOONE", b"<npt", b"<NPT", b"object network")
 

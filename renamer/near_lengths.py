@@ -25,6 +25,8 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 _ADDRESS = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}"
                       rb"|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})(?![0-9A-Za-z.:/])")
 # What may stand between the address and its length: a bracket, or a few words (no digit, no slash).
@@ -37,9 +39,9 @@ _BRACKETS = (
     re.compile(rb"[ \t]*" + _DASH + rb"[ \t]*/([0-9]{1,3})" + _END),
 )
 _SEP = rb"(?:[ \t,;:(\[]|" + _DASH + rb")+"
-_WORDS = re.compile(_SEP + rb"(?:[A-Za-z'-]+" + _SEP + rb"){1,3}/([0-9]{1,3})" + _END)
+_WORDS = lazy_re.compile(_SEP + rb"(?:[A-Za-z'-]+" + _SEP + rb"){1,3}/([0-9]{1,3})" + _END)
 # `with prefix length 24`, `(prefixlen 24)`, `mask bits: 24`: a bare length its words name (finding 08).
-_NAMED = re.compile(_SEP + rb"(?:[A-Za-z'-]+" + _SEP + rb"){0,3}?"
+_NAMED = lazy_re.compile(_SEP + rb"(?:[A-Za-z'-]+" + _SEP + rb"){0,3}?"
                     rb"(?i:(?:prefix|mask|netmask|cidr|network)?[ \t_-]*(?:length|len|bits))"
                     rb"(?:[ \t]*(?:of|is|=|:)[ \t]*|[ \t]+)([0-9]{1,3})" + _END)
 
@@ -142,16 +144,16 @@ def ipcalc_blocks(data: bytes, moves: Sequence[tuple[Network, Network]]) -> Iter
 
 
 # ipcalc (Debian and ipcalc-ng, IPv4 and IPv6) and sipcalc: the line that prints the length.
-_LENGTH_LINE = re.compile(rb"(?im)^[ \t]*(?:Netmask:[ \t]+[0-9A-Fa-f.:]+[ \t]*=[ \t]*"
+_LENGTH_LINE = lazy_re.compile(rb"(?im)^[ \t]*(?:Netmask:[ \t]+[0-9A-Fa-f.:]+[ \t]*=[ \t]*"
                           rb"|Network mask \(bits\)[ \t]*-[ \t]*|Prefix length[ \t]*-[ \t]*)"
                           rb"([0-9]{1,3})(?![0-9])")
 # A value that derives from the length.
-_DERIVED = re.compile(rb"(?im)^[ \t]*(?:HostMin:|HostMax:|Hosts/Net:|Broadcast:|Broadcast address"
+_DERIVED = lazy_re.compile(rb"(?im)^[ \t]*(?:HostMin:|HostMax:|Hosts/Net:|Broadcast:|Broadcast address"
                       rb"|Usable range|Addresses in network|Network range)")
 # A line of such a block: `Key: value`, `Key - value`, a sipcalc head, an indented continuation, blank.
-_BLOCK_LINE = re.compile(rb"[ \t]*(?:[A-Za-z][A-Za-z0-9 /()._-]{0,40}?[ \t]*(?::|[ \t]-(?:[ \t]|$))"
+_BLOCK_LINE = lazy_re.compile(rb"[ \t]*(?:[A-Za-z][A-Za-z0-9 /()._-]{0,40}?[ \t]*(?::|[ \t]-(?:[ \t]|$))"
                          rb"|-\[|\[[A-Za-z0-9 ]+\][ \t]*$|[ \t]+[0-9A-Fa-f:.]+|$)")
-_BLOCK_ADDRESS = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}"
+_BLOCK_ADDRESS = lazy_re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}"
                             rb"|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})(?![0-9A-Za-z.:])")
 
 

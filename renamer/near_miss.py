@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from renamer import work
+from renamer import lazy_re, work
 from renamer.match import positions
 from renamer.native import hyperscan, wanted
 
@@ -252,8 +252,8 @@ def in_identifier(text: str, like: str, before: str, after: str) -> bool:
     return _SEPARATORS.sub("", text) != _SEPARATORS.sub("", like)
 
 
-_RANGE_TAIL = re.compile(r"(?:-|\u2013|\u2014|\.\.|~)[0-9]")
-_SEPARATORS = re.compile(r"\\*[-_.]|\[[-_.]\]")
+_RANGE_TAIL = lazy_re.compile(r"(?:-|\u2013|\u2014|\.\.|~)[0-9]")
+_SEPARATORS = lazy_re.compile(r"\\*[-_.]|\[[-_.]\]")
 
 
 def short_labels(hosts: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -304,7 +304,7 @@ def why(text: str, like: str, before: str, after: str) -> str:
     return "reordered"  # a reverse-DNS order, or case and separators together
 
 
-_NAME_BYTE = re.compile(rb"[A-Za-z0-9._-]")
+_NAME_BYTE = lazy_re.compile(rb"[A-Za-z0-9._-]")
 
 
 def name_around(data: bytes, start: int, end: int) -> str:
@@ -353,8 +353,8 @@ HOST_FOLDERS = frozenset({"host_vars", "hosts", "host", "nodes", "machines", "se
 # (`puppet-agent`, `kube-puppet`), a path component (`lib/puppet/`, `puppet/modules`; never the
 # `//` of a URL's authority), a namespace (`puppet::params`), a URL scheme (`puppet:///modules`), a
 # Markdown code fence's language (```` ```puppet ````).
-_NOT_HOST_BEFORE = re.compile(r"(?:[A-Za-z0-9]-|(?<!/)/|```|~~~)\Z")
-_NOT_HOST_AFTER = re.compile(r"-[A-Za-z]|/|::|:///")
+_NOT_HOST_BEFORE = lazy_re.compile(r"(?:[A-Za-z0-9]-|(?<!/)/|```|~~~)\Z")
+_NOT_HOST_AFTER = lazy_re.compile(r"-[A-Za-z]|/|::|:///")
 
 
 def short_label_said(spelling: str, like: str, *, any_case: bool, path: str | None = None,

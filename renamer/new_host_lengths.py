@@ -20,14 +20,16 @@ networks and bytes in, spans and notes out; asked by `prefix_moves.length_hits` 
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Iterable
+
+from renamer import lazy_re
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Move = tuple[Network, Network]
 
 # An address and `/N` right after it (IPv4, or IPv6 with at least two colons).
-_SLASHED = re.compile(rb"(?<![\w.:])(?P<a>\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})"
+_SLASHED = lazy_re.compile(
+    rb"(?<![\w.:])(?P<a>\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})"
                       rb"/(?P<n>\d{1,3})(?![\w./])")
 
 
@@ -82,11 +84,11 @@ def slashed(data: bytes, moves: Iterable[Move]) -> list[tuple[int, int, int, str
 # A DHCP server's subnet declaration (t31-33, finding 12): Kea's `"subnet": "10.0.60.0/24"` in a file
 # of `subnet4` / `subnet6` entries, ISC dhcpd's `subnet 10.0.60.0 netmask 255.255.255.0 {` and
 # `subnet6 2001:db8:b:20::/64 {`.
-_KEA_SUBNET = re.compile(rb"[\"']?subnet[\"']?[ \t]*:[ \t]*[\"']?(?P<a>[0-9A-Fa-f.:]+)/(?P<n>\d{1,3})"
+_KEA_SUBNET = lazy_re.compile(rb"[\"']?subnet[\"']?[ \t]*:[ \t]*[\"']?(?P<a>[0-9A-Fa-f.:]+)/(?P<n>\d{1,3})"
                          rb"(?![\w./])")
-_DHCPD_SUBNET = re.compile(rb"(?m)^[ \t]*subnet[ \t]+(?P<a>\d{1,3}(?:\.\d{1,3}){3})[ \t]+netmask[ \t]+"
+_DHCPD_SUBNET = lazy_re.compile(rb"(?m)^[ \t]*subnet[ \t]+(?P<a>\d{1,3}(?:\.\d{1,3}){3})[ \t]+netmask[ \t]+"
                            rb"(?P<m>\d{1,3}(?:\.\d{1,3}){3})[ \t]*\{")
-_DHCPD_SUBNET6 = re.compile(rb"(?m)^[ \t]*subnet6[ \t]+(?P<a>[0-9A-Fa-f:]+)/(?P<n>\d{1,3})[ \t]*\{")
+_DHCPD_SUBNET6 = lazy_re.compile(rb"(?m)^[ \t]*subnet6[ \t]+(?P<a>[0-9A-Fa-f:]+)/(?P<n>\d{1,3})[ \t]*\{")
 
 
 def _new_subnet(text: str, length: int, moves: Iterable[Move]) -> Move | None:

@@ -20,10 +20,12 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_'\-]*")
 _KEYWORDS = {b"let", b"in", b"rec", b"with", b"inherit", b"if", b"then", b"else", b"assert", b"or"}
 # A name composed from a variable and a dash: `"${name}-${toString x}"`, `"${name}-eth"`.
-COMPOSES = re.compile(rb"\$\{[^}\n]*\}[-_]")  # `"${name}-${toString i}"`, `"${name}_..."` (round 16 #11)
+COMPOSES = lazy_re.compile(rb"\$\{[^}\n]*\}[-_]")  # `"${name}-${toString i}"`, `"${name}_..."` (round 16 #11)
 
 
 @dataclass(frozen=True)

@@ -28,11 +28,12 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.names import IPNetwork
 
 Rule = tuple[list[IPNetwork], list[tuple[int, int, IPNetwork]], str]
 
-_ORDER = re.compile(rb"(?:^|(?<=[\s{,]))[\"']?"
+_ORDER = lazy_re.compile(rb"(?:^|(?<=[\s{,]))[\"']?"
                     rb"(rule_number|rule_no|priority|RuleNumber|Priority|ruleNumber)[\"']?"
                     rb"[ \t]*(=(?![=>])|:)[ \t]*[\"']?([0-9]{1,6})(?![0-9])", re.M)
 _KEY = re.compile(rb"(?:^|(?<=[\s{,]))(?:-[ \t]+)?[\"']?([A-Za-z_][A-Za-z0-9_]*)[\"']?[ \t]*"

@@ -27,15 +27,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.prefix_moves import PrefixMove
 
 # The dash of a range: ASCII's hyphen-minus, or in UTF-8 the hyphen, the non-breaking hyphen, the
 # figure dash, the en dash, the em dash (U+2010-2014) and the minus sign (U+2212), as Markdown tables
 # and word processors write `10.0.48.100–200` (t32-33 finding 12).
 DASH = rb"(?:-|\xe2\x80[\x90-\x94]|\xe2\x88\x92)"
-_ANY_DASH = re.compile(DASH)
+_ANY_DASH = lazy_re.compile(DASH)
 # A dotted address followed by a dash and a last octet (`10.0.48.100-200`, `10.0.48.0 - .255`).
-_SHORT = re.compile(rb"(?<![A-Za-z0-9.])((?:[0-9]{1,3}\.){3}[0-9]{1,3})"
+_SHORT = lazy_re.compile(rb"(?<![A-Za-z0-9.])((?:[0-9]{1,3}\.){3}[0-9]{1,3})"
                     rb"([ \t]*(" + DASH + rb")[ \t]*\.?([0-9]{1,3}))(?![0-9A-Za-z_]|\.[0-9])")
 
 

@@ -20,9 +20,9 @@ its matches alone, never of every position of a file (issue 30).
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import replace
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
 WINDOW = 4096  # how far a token is followed each side of a match
@@ -33,11 +33,12 @@ _HEX = frozenset(b"0123456789abcdefABCDEF-")
 # What may stand beside a match for it to be inside a token at all: anything else is a name's
 # own boundary (a blank, a quote, a dot, a colon), and the match is no token's.
 BESIDE = frozenset(b"+/=$-_")
-_MIXED = re.compile(rb"(?=[^A-Z]*[A-Z])(?=[^a-z]*[a-z])(?=[^0-9]*[0-9])")
-_TWO_CASES = re.compile(rb"(?=[^A-Z]*[A-Z])(?=[^a-z]*[a-z])")
-_CRYPT_HASH = re.compile(rb"\$(?:[0-9a-z]{1,2}|apr1|md5|sha1|y|gy|7|argon2(?:i|d|id)?|pbkdf2(?:-sha\d+)?"
+_MIXED = lazy_re.compile(rb"(?=[^A-Z]*[A-Z])(?=[^a-z]*[a-z])(?=[^0-9]*[0-9])")
+_TWO_CASES = lazy_re.compile(rb"(?=[^A-Z]*[A-Z])(?=[^a-z]*[a-z])")
+_CRYPT_HASH = lazy_re.compile(rb"\$(?:[0-9a-z]{1,2}|apr1|md5|sha1|y|gy|7|argon2(?:i|d|id)?|pbkdf2(?:-sha\d+)?"
                          rb"|scrypt)(?:\$[A-Za-z0-9./+=,-]*)+\$[A-Za-z0-9./+=]{8,}\Z")
-_HEX_TOKEN = re.compile(rb"(?:[0-9a-fA-F]{32,}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}"
+_HEX_TOKEN = lazy_re.compile(
+    rb"(?:[0-9a-fA-F]{32,}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}"
                         rb"-[0-9a-fA-F]{12})\Z")
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from renamer import lazy_re
+
 # One of these stands in every file `might_hold` accepts (the scan's prefilter words).
 LITERALS = (b"restic", b"RESTIC_", b"borg", b"BORG_", b"kopia", b"KOPIA_", b"repositor", b"rsync", b"rclone",
             b"duplicity", b"rdiff-backup", b"BACKUP_", b"backup_",
@@ -26,27 +28,27 @@ LITERALS = (b"restic", b"RESTIC_", b"borg", b"BORG_", b"kopia", b"KOPIA_", b"rep
 # `repositories:`), or a flag on the tool's own command line.
 # ... and any variable of a backup tool naming where it writes (break-it round 17, finding 12):
 # `KOPIA_REPO_PATH=`, `BACKUP_DEST=`, `rsync_target:`, `backup_dir:`.
-_VARIABLE = re.compile(rb"(?<![A-Za-z0-9_])(?P<name>RESTIC_REPOSITORY|BORG_REPO|KOPIA_REPOSITORY"
+_VARIABLE = lazy_re.compile(rb"(?<![A-Za-z0-9_])(?P<name>RESTIC_REPOSITORY|BORG_REPO|KOPIA_REPOSITORY"
                        rb"|(?i:(?:restic|borg|kopia|rclone|rsync|duplicity|backups?)_[a-z0-9_]{1,64})"
                        rb"|(?:DEST(?:INATION)?|SNAPSHOTS?_[A-Z0-9_]{1,64}|[A-Z0-9]{1,32}_DEST(?:_[A-Z0-9]{1,32})?)"
                        # never a bare `dest:` (Ansible's template and copy modules)
                        rb"|(?:snapshots?_[a-z0-9_]{1,64}|[a-z0-9]{1,32}_dest(?:_[a-z0-9]{1,32})?))"
                        rb"(?![A-Za-z0-9_])[\"']?[ \t]*[=:][^\r\n]*")
-_LOCATION = re.compile(rb"(?i:repo|path|dir|dest|target|location|remote|bucket|prefix|snapshot)")
+_LOCATION = lazy_re.compile(rb"(?i:repo|path|dir|dest|target|location|remote|bucket|prefix|snapshot)")
 _KEY = re.compile(rb"(?<![A-Za-z0-9_-])(?:repository|repo|repositories)[\"']?[ \t]*[=:][^\r\n]*"
                   rb"|(?m:^)[ \t]*-[ \t]+path[ \t]*:[^\r\n]*"
                   rb"|(?m:^)[ \t]*-[ \t]+(?![A-Za-z_]+[ \t]*:)[^\r\n]*")
-_COMMAND = re.compile(rb"(?<![A-Za-z0-9_-])(?:restic|borg|kopia)(?![A-Za-z0-9_-])[^\r\n|;&]*")
+_COMMAND = lazy_re.compile(rb"(?<![A-Za-z0-9_-])(?:restic|borg|kopia)(?![A-Za-z0-9_-])[^\r\n|;&]*")
 # A copy tool's own command line: every argument is a source or a destination (`rsync -a /srv/
 # "nas:/backups/$(uname -n)/"`, `rclone sync /srv remote:bk/{{ ansible_nodename }}`).
 # ... and scp, `zfs recv`, syncoid, `btrfs receive` (break-it round 19, finding 4: `ssh nas zfs recv -F
 # backup/$(uname -n)/data`, `scp -r /etc "nas:/srv/etc-copies/$HOSTNAME/"`).
-_COPY = re.compile(rb"(?<![A-Za-z0-9_-])(?:rsync|rclone|duplicity|rdiff-backup|scp|syncoid"
+_COPY = lazy_re.compile(rb"(?<![A-Za-z0-9_-])(?:rsync|rclone|duplicity|rdiff-backup|scp|syncoid"
                    rb"|zfs[ \t]+(?:recv|receive)|btrfs[ \t]+receive)(?![A-Za-z0-9_-])[^\r\n|;&]*")
 # a word, a command substitution or a Jinja template inside it (borg's
 # `nas:/srv/borg/{{ ansible_hostname }}::daily`)
 _VALUE = rb"(?:\$\([^)\r\n]*\)|`[^`\r\n]*`|\{\{[^}\r\n]{0,200}\}\}|\S)+"
-_FLAG = re.compile(rb"(?<![A-Za-z0-9_-])(?:-r|--repo|--repository|--path|--prefix)(?:[ \t]+|=)" + _VALUE
+_FLAG = lazy_re.compile(rb"(?<![A-Za-z0-9_-])(?:-r|--repo|--repository|--path|--prefix)(?:[ \t]+|=)" + _VALUE
                    + rb"|(?<![A-Za-z0-9_-])(?:init|create|list|prune|check)[ \t]+(?:-\S+[ \t]+)*" + _VALUE)
 # The machine's own name, as each tool or template spells it.
 _OWN_NAME = re.compile(

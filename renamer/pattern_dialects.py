@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from renamer import prefix_tests
+from renamer import lazy_re, prefix_tests
 
 # Grammars (declared_patterns.Declared.grammar): each read by as_regex below.
 PREFIX = "prefix"  # a literal prefix: startswith('x') is the glob x*
@@ -56,28 +56,28 @@ LITERALS = (b"startswith(", b"match(", b"find(", b"grep", b"(?i)", b"=~", b" -i 
             b"}}", b"${", b"search(", *prefix_tests.LITERALS)
 
 _Q = rb"(?P<q>['\"])"
-_STARTSWITH = re.compile(rb"\.startswith\(\s*[rbuRBU]?" + _Q + rb"(?P<text>[^'\"\n\\]{1,128})(?P=q)")
-_PREFIX_MATCH = re.compile(rb"(?:\bis\s+match|\bre\.match|\bregex_match)\(\s*[rR]?" + _Q
+_STARTSWITH = lazy_re.compile(rb"\.startswith\(\s*[rbuRBU]?" + _Q + rb"(?P<text>[^'\"\n\\]{1,128})(?P=q)")
+_PREFIX_MATCH = lazy_re.compile(rb"(?:\bis\s+match|\bre\.match|\bregex_match)\(\s*[rR]?" + _Q
                            + rb"(?P<text>[^'\"\n]{1,128})(?P=q)")
-_SEARCH = re.compile(rb"(?:\bis\s+search|\bre\.search|\bregex_search)\(\s*[rR]?" + _Q
+_SEARCH = lazy_re.compile(rb"(?:\bis\s+search|\bre\.search|\bregex_search)\(\s*[rR]?" + _Q
                      + rb"(?P<text>[^'\"\n]{1,128})(?P=q)")
-_LUA = re.compile(rb"(?::(?:match|find|gmatch)\(\s*|\bstring\.(?:match|find|gmatch)\([^,\n]{1,80},\s*)"
+_LUA = lazy_re.compile(rb"(?::(?:match|find|gmatch)\(\s*|\bstring\.(?:match|find|gmatch)\([^,\n]{1,80},\s*)"
                   + _Q + rb"(?P<text>[^'\"\n]{1,128})(?P=q)")
-_GREP = re.compile(rb"\bgrep\b(?P<opts>(?:[ \t]+-[A-Za-z]+)*)[ \t]+(?P<q>['\"]?)\^"
+_GREP = lazy_re.compile(rb"\bgrep\b(?P<opts>(?:[ \t]+-[A-Za-z]+)*)[ \t]+(?P<q>['\"]?)\^"
                    rb"(?P<text>[^'\"\s|;&)]{1,128})(?P=q)")
-_CASELESS = re.compile(rb"\(\?i\)(?P<text>[^\s\"'`,;]{1,128})")
-_HAPROXY_I = re.compile(rb"\)[ \t]+-i((?:[ \t]+(?!if\b|unless\b|\})[^\s{}]+)+)")
-_PROMQL = re.compile(rb"=~[ \t]*\"(?P<text>[^\"\n]{1,200})\"")
-_DIALECT_GLOB = re.compile(rb"[A-Za-z0-9_.*?-]*(?:\[![^\]\s]{1,40}\]|\[\[:[a-z]{3,6}:\]\])"
+_CASELESS = lazy_re.compile(rb"\(\?i\)(?P<text>[^\s\"'`,;]{1,128})")
+_HAPROXY_I = lazy_re.compile(rb"\)[ \t]+-i((?:[ \t]+(?!if\b|unless\b|\})[^\s{}]+)+)")
+_PROMQL = lazy_re.compile(rb"=~[ \t]*\"(?P<text>[^\"\n]{1,200})\"")
+_DIALECT_GLOB = lazy_re.compile(rb"[A-Za-z0-9_.*?-]*(?:\[![^\]\s]{1,40}\]|\[\[:[a-z]{3,6}:\]\])"
                            rb"(?:[A-Za-z0-9_.*?-]|\[![^\]\s]{1,40}\]|\[\[:[a-z]{3,6}:\]\]|\[[^\]\s!]{1,40}\])*")
 # A name whose variable stands after a literal head shorter than composed_tails reads (4
 # characters) and before a literal tail: `'n{{ i }}-cls1.homelab.lan'` in a Jinja loop (finding 01).
 _TEMPLATE = rb"(?:\{\{[^{}\n]{1,60}\}\}|\$\{[^{}\n]{1,60}\})"
-_COMPOSED = re.compile(rb"(?<![A-Za-z0-9_.$-])[A-Za-z0-9][A-Za-z0-9_-]{0,2}" + _TEMPLATE
+_COMPOSED = lazy_re.compile(rb"(?<![A-Za-z0-9_.$-])[A-Za-z0-9][A-Za-z0-9_-]{0,2}" + _TEMPLATE
                        + rb"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}")
-_PORT = re.compile(r"(?::[0-9]{1,5}|:\\d\+|:\[0-9\]\+)\Z")
+_PORT = lazy_re.compile(r"(?::[0-9]{1,5}|:\\d\+|:\[0-9\]\+)\Z")
 _NAME = r"[A-Za-z0-9_][A-Za-z0-9_-]*(?:\\?\.[A-Za-z0-9_][A-Za-z0-9_-]*)*(?::[0-9]{1,5})?"
-_PLAIN_NAMES = re.compile(_NAME + r"(?:\|" + _NAME + r")*")
+_PLAIN_NAMES = lazy_re.compile(_NAME + r"(?:\|" + _NAME + r")*")
 
 
 def might_hold(data: bytes) -> bool:

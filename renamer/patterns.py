@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from renamer import declared_patterns, markdown_emphasis, pattern_dialects, work
+from renamer import declared_patterns, lazy_re, markdown_emphasis, pattern_dialects, work
 from renamer.regex_guard import UnsafeRegex, compile_untrusted
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 # Every branch starts with a literal, so re skips to the next of their first bytes in C (a final
 # `[*?]` branch would make it try each branch at every byte of a file: 3x slower).
 _ADDRESS = re.compile(r"[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")
-_META = re.compile(rb"\\[dDwWsS]|\[[^\]\s]{1,40}\]|\{[0-9]{1,3}(?:,[0-9]{0,3})?\}|\.[*+?]|\*|\?")
+_META = lazy_re.compile(rb"\\[dDwWsS]|\[[^\]\s]{1,40}\]|\{[0-9]{1,3}(?:,[0-9]{0,3})?\}|\.[*+?]|\*|\?")
 _TOKEN = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-\\[]{}+*?^$|,")
 _MAX_TOKEN = 128
 FEW = 256  # below this many starts (or stems), looking at each costs less than one whole-file regex
@@ -241,10 +241,10 @@ def _covers_new(token: bytes, old: str, news: Mapping[str, str] | None) -> bool:
 # one (they hold no parentheses). It starts with a literal `(`, which re finds in C; each found
 # is read in the run of non-blank bytes around it, and only where that run holds an old value's
 # fragment is it compiled (under regex_guard, as any token is).
-_GROUP = re.compile(rb"\((?:\?(?:P?<[A-Za-z_][A-Za-z0-9_]*>|:))?[^()\s|]{1,60}(?:\|[^()\s|]{0,60})+\)")
+_GROUP = lazy_re.compile(rb"\((?:\?(?:P?<[A-Za-z_][A-Za-z0-9_]*>|:))?[^()\s|]{1,60}(?:\|[^()\s|]{0,60})+\)")
 _STOP_RUNS = bytes(ord(" ") if chr(i) in " \t\r\n\"'`,;=<>" else i for i in range(256))
 # A trailing port: `:9100`, `:\d+`, `:[0-9]+`, or alternatives (`:(22|8006)`, Prometheus' probe targets).
-_PORT = re.compile(rb"(?::[0-9]{1,5}|:\\d\+|:\[0-9\]\+|:\((?:\?:)?(?:[0-9]{1,5}\|)+[0-9]{1,5}\))?[$]?\Z")
+_PORT = lazy_re.compile(rb"(?::[0-9]{1,5}|:\\d\+|:\[0-9\]\+|:\((?:\?:)?(?:[0-9]{1,5}\|)+[0-9]{1,5}\))?[$]?\Z")
 
 
 def _alternations(data: bytes, olds: list[str], starts: tuple[bytes, ...],
@@ -421,8 +421,8 @@ def _matched_in(token: bytes, olds: tuple[str, ...]) -> str | None:
     return None
 
 
-_EXTGLOB = re.compile(r"[@!?*+]\(")
-_NAME_TAIL = re.compile(r"(?:\\\.|\[\.\]|\.)[A-Za-z0-9][A-Za-z0-9-]*"  # a label starts with no `-`
+_EXTGLOB = lazy_re.compile(r"[@!?*+]\(")
+_NAME_TAIL = lazy_re.compile(r"(?:\\\.|\[\.\]|\.)[A-Za-z0-9][A-Za-z0-9-]*"  # a label starts with no `-`
                         r"(?:(?:\\\.|\[\.\]|\.)[A-Za-z0-9-]+)*\.?\Z")
 
 
@@ -520,18 +520,18 @@ def _glob_head(pattern: str) -> str:
     return pattern[:cut]
 
 
-_EMPHASIS = re.compile(r"(\*{1,3}|_{1,3})(.+?)\1")
-_BOLD_EDGE = re.compile(r"(?<=[^*/\s])\*{2,3}\Z|\A\*{2,3}(?=[^*/\s])")
-_REGEX_ONLY = re.compile(r"\\[dDwWsS.]|\.[*+?]|\{[0-9]")  # marks that only a regex would hold
+_EMPHASIS = lazy_re.compile(r"(\*{1,3}|_{1,3})(.+?)\1")
+_BOLD_EDGE = lazy_re.compile(r"(?<=[^*/\s])\*{2,3}\Z|\A\*{2,3}(?=[^*/\s])")
+_REGEX_ONLY = lazy_re.compile(r"\\[dDwWsS.]|\.[*+?]|\{[0-9]")  # marks that only a regex would hold
 
 
 # A quantifier right after a value makes it a pattern: `pihole0{1,2}` means pihole0 or pihole00,
 # and rewritten it would mean something else again (`dns-a{1,2}`: dns-a or dns-aa).
-_BOUNDED = re.compile(rb"\{[0-9]{1,3}(?:,[0-9]{0,3})?\}")
+_BOUNDED = lazy_re.compile(rb"\{[0-9]{1,3}(?:,[0-9]{0,3})?\}")
 # `?`, `*` or `+` after a value is prose or a glob ("is it on ana-ml2?") unless the run around it
 # holds unmistakable regex syntax as well (`web01+[.]lab`, `^web01?\.`).
 _BARE = frozenset(b"?*+")
-_REGEX_NEARBY = re.compile(rb"\\[dDwWsS.]|\[[^\]\s]{1,40}\]|\.[*+?]|\^|\$")
+_REGEX_NEARBY = lazy_re.compile(rb"\\[dDwWsS.]|\[[^\]\s]{1,40}\]|\.[*+?]|\^|\$")
 
 
 # Regex or glob syntax right after a value that makes it stand for more names than itself, or
@@ -540,12 +540,12 @@ _REGEX_NEARBY = re.compile(rb"\\[dDwWsS.]|\[[^\]\s]{1,40}\]|\.[*+?]|\^|\$")
 # `"pug\\d"` in a JSON string; `\d` before a letter is a Windows path's folder: `pug\data`), an
 # optional or alternated group (`pug(-bmc)?`, `pug(01|02)`). A one-item index (`pug[0]`,
 # Terraform's `pug[*]`, `pug[count.index]`) is no class.
-_EXTENDS = re.compile(rb"[-_.](?:[*?]|\+(?![A-Za-z0-9]))"
+_EXTENDS = lazy_re.compile(rb"[-_.](?:[*?]|\+(?![A-Za-z0-9]))"
                       rb"|[-_.]?(?:\[\^?[^\]\s-]*-[^\]\s]*\]|\[[^\]\s]+\][*+?{]"
                       rb"|\\{1,2}[dDwWsS](?![A-Za-z])"
                       rb"|\([^()\s]{0,60}\)[*+?]|\([^()\s]{0,60}\|[^()\s]{0,60}\))")
 # ... and before it: a regex wildcard with its quantifier (`.*pug`, `\w+pug`, `[a-z]*pug`).
-_LEADS = re.compile(rb"(?:\.[*+?]|\\[dDwWsS][*+?]|\][*+?])\Z")
+_LEADS = lazy_re.compile(rb"(?:\.[*+?]|\\[dDwWsS][*+?]|\][*+?])\Z")
 _NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 _SPACES = frozenset(b" \t\r\n\"'`")
 

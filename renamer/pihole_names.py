@@ -19,20 +19,22 @@ import re
 import tomllib
 from collections.abc import Collection, Iterator
 
+from renamer import lazy_re
 from renamer.tool_names import Composed
 
 # One of these stands in every file `composed` reads (the scan's prefilter words).
 LITERALS = (b"expandHosts", b"FTLCONF_", b"[dhcp]")
 
-_DOMAIN = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
-_TABLE = re.compile(rb"^[ \t]*\[(?P<name>[A-Za-z0-9_.]+)\][ \t]*(?:#[^\n]*)?$", re.MULTILINE)
-_HOSTS_KEY = re.compile(rb"^[ \t]*hosts[ \t]*=[ \t]*\[", re.MULTILINE)
-_TOML_STRING = re.compile(rb"\"(?P<value>[^\"\r\n]*)\"|'(?P<single>[^'\r\n]*)'")
+_DOMAIN = lazy_re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
+_TABLE = lazy_re.compile(rb"^[ \t]*\[(?P<name>[A-Za-z0-9_.]+)\][ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+_HOSTS_KEY = lazy_re.compile(rb"^[ \t]*hosts[ \t]*=[ \t]*\[", re.MULTILINE)
+_TOML_STRING = lazy_re.compile(rb"\"(?P<value>[^\"\r\n]*)\"|'(?P<single>[^'\r\n]*)'")
 # `FTLCONF_dns_hosts: "..."`, `- FTLCONF_dns_hosts=...`, `-e FTLCONF_dns_hosts='...'`, `X = "...";`
 # (the value read by a lookahead: one line may hold several)
-_ENV = re.compile(rb"(?<![A-Za-z0-9_])FTLCONF_(?P<key>dns_hosts|dns_domain_name|dns_domain|dns_expandHosts|"
+_ENV = lazy_re.compile(
+    rb"(?<![A-Za-z0-9_])FTLCONF_(?P<key>dns_hosts|dns_domain_name|dns_domain|dns_expandHosts|"
                   rb"dhcp_hosts)[\"']?[ \t]*[:=][ \t]*(?=(?P<value>[^\r\n]*))")
-_WORD = re.compile(rb"[^\s,;\"']+")
+_WORD = lazy_re.compile(rb"[^\s,;\"']+")
 
 
 def might_hold(data: bytes) -> bool:

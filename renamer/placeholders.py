@@ -26,9 +26,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
-from renamer import work
+from renamer import lazy_re, work
 
-_DIGITS = re.compile(r"[0-9]+$")
+_DIGITS = lazy_re.compile(r"[0-9]+$")
 _NAME_LEFT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _BRACKETED = (rb"<[A-Za-z_][A-Za-z0-9_]{0,11}>|\{[A-Za-z_][A-Za-z0-9_]{0,11}\}"
               # round 24 (t31 sweep finding 07): `web0[n]`, `web0(n)` / `web0(n+1)` in prose, a batch
@@ -37,10 +37,10 @@ _BRACKETED = (rb"<[A-Za-z_][A-Za-z0-9_]{0,11}>|\{[A-Za-z_][A-Za-z0-9_]{0,11}\}"
               rb"|%%[A-Za-z]|%[A-Za-z_][A-Za-z0-9_]{0,11}%|@[A-Za-z_][A-Za-z0-9_]{0,11}@")
 _OPENERS = {b">": b"<", b"}": b"{", b"]": b"[", b")": b"(", b"%": b"%", b"@": b"@"}
 # The token from a stem's start: name characters, `#`, then perhaps a bracketed placeholder.
-_TOKEN = re.compile(rb"[A-Za-z0-9_.#-]*(?:" + _BRACKETED + rb")?")
-_BRACKET = re.compile(_BRACKETED)
+_TOKEN = lazy_re.compile(rb"[A-Za-z0-9_.#-]*(?:" + _BRACKETED + rb")?")
+_BRACKET = lazy_re.compile(_BRACKETED)
 # After the placeholder: no name character, no interpolation (`web0#{n}`), no `.5` of an address.
-_RIGHT = re.compile(rb"(?![A-Za-z0-9_{(])(?!\.[0-9])")
+_RIGHT = lazy_re.compile(rb"(?![A-Za-z0-9_{(])(?!\.[0-9])")
 # A placeholder's first byte: a run of one of `XN#xn`, or a bracketed word's opening (`<{[(%@`:
 # _BRACKETED's openers, round 24's among them).
 _FIRST_BYTES = b"XN#xn<{[(%@"

@@ -13,14 +13,14 @@ apostrophe inside a word like `it's` not counted; `'on hermes'` is a string). Pu
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import replace
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
 # a quote that opens or closes a string: not between two letters (`it's`, `don't` are words), nor
 # another possessive (`Zeus' disks`: an `s`, the apostrophe, a blank)
-_QUOTE = re.compile(rb"(?<![A-Za-z])'|(?<![sS])'(?![A-Za-z])|(?<=[sS])'(?![A-Za-z \t])")
+_QUOTE = lazy_re.compile(rb"(?<![A-Za-z])'|(?<![sS])'(?![A-Za-z])|(?<=[sS])'(?![A-Za-z \t])")
 
 
 def might_hold(data: bytes) -> bool:

@@ -21,24 +21,24 @@ in its own dress (`\\/22`, `%2F22`, `/22/`, `-22`).
 from __future__ import annotations
 
 import ipaddress
-import re
 
+from renamer import lazy_re
 from renamer.names import IPAddress
 from renamer.prefix_spellings import Length
 
 # The digits end as a length does: no digit, letter, `_` or `.digit` after them (a real `/` may
 # follow an encoded slash's segment; or sed's delimiter after `\/`; an escaped `\/` after it makes it a path).
-_ESCAPED = re.compile(rb"\\/([0-9]{1,3})(?![0-9A-Za-z_])(?!\.[0-9A-Za-z])(?!\\/)")
-_ENCODED = re.compile(rb"(%2[Ff])([0-9]{1,3})(?![0-9A-Za-z_])(?!\.[0-9A-Za-z])(?!%2[Ff])")
-_SEGMENT = re.compile(rb"/([0-9]{1,3})(?=/|[\"'?#\s]|\Z)")
+_ESCAPED = lazy_re.compile(rb"\\/([0-9]{1,3})(?![0-9A-Za-z_])(?!\.[0-9A-Za-z])(?!\\/)")
+_ENCODED = lazy_re.compile(rb"(%2[Ff])([0-9]{1,3})(?![0-9A-Za-z_])(?!\.[0-9A-Za-z])(?!%2[Ff])")
+_SEGMENT = lazy_re.compile(rb"/([0-9]{1,3})(?=/|[\"'?#\s]|\Z)")
 # A URL's host in the same dress (`http:\/\/10.0.48.3\/29`, `http%3A%2F%2F10.0.48.3%2F29`): its path.
-_HOST = re.compile(rb"(?i)(?:\\/\\/|%2F%2F)\Z")
+_HOST = lazy_re.compile(rb"(?i)(?:\\/\\/|%2F%2F)\Z")
 # The path segment before the address that makes the next one its length (phpIPAM's REST API).
-_CIDR_SEGMENT = re.compile(rb"(?i)/(?:cidr|search)/\Z")
+_CIDR_SEGMENT = lazy_re.compile(rb"(?i)/(?:cidr|search)/\Z")
 # `-24`, `_24` ending as a length does (not `-24-x`, `_24.5`).
-_GLUED = re.compile(rb"([-_])([0-9]{1,3})(?![0-9A-Za-z_])(?!\.[0-9A-Za-z])(?![-_][0-9A-Za-z])")
+_GLUED = lazy_re.compile(rb"([-_])([0-9]{1,3})(?![0-9A-Za-z_])(?!\.[0-9A-Za-z])(?![-_][0-9A-Za-z])")
 # A Proxmox-style identifier glued before the address: `lab-` (the SDN zone's name).
-_ID_HEAD = re.compile(rb"[A-Za-z][A-Za-z0-9_]*-\Z")
+_ID_HEAD = lazy_re.compile(rb"[A-Za-z][A-Za-z0-9_]*-\Z")
 
 
 def dressed_length(data: bytes, start: int, end: int, address: IPAddress) -> Length | None:

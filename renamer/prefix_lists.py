@@ -27,23 +27,24 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from renamer import length_ranges
+from renamer import lazy_re, length_ranges
 from renamer.names import IPNetwork
 from renamer.prefix_moves import LengthHit, PrefixMove
 from renamer.prefix_pools import TIED, TOOL
 
 _NET = rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:]*)/([0-9]{1,3})"
 # FRR / IOS / EOS: `[ip|ipv6] prefix-list NAME [seq N] permit|deny NET/LEN [ge A] [le B]`, `seq N permit ...`
-_PREFIX_LIST = re.compile(rb"(?im)^[ \t]*(?:(?:ip|ipv6)[ \t]+prefix-list[ \t]+\S+[ \t]+)?"
+_PREFIX_LIST = lazy_re.compile(rb"(?im)^[ \t]*(?:(?:ip|ipv6)[ \t]+prefix-list[ \t]+\S+[ \t]+)?"
                           rb"(?:seq[ \t]+[0-9]+[ \t]+)?(?:permit|deny)[ \t]+" + _NET +
                           rb"((?:[ \t]+(?:ge|le)[ \t]+[0-9]{1,3})+)(?![ \t]*[0-9A-Za-z])")
-_BOUND = re.compile(rb"(ge|le)[ \t]+([0-9]{1,3})")
+_BOUND = lazy_re.compile(rb"(ge|le)[ \t]+([0-9]{1,3})")
 # JunOS: `route-filter NET/LEN prefix-length-range /A-/B`, `upto /B`
-_JUNOS = re.compile(rb"(?i)route-filter[ \t]+" + _NET +
+_JUNOS = lazy_re.compile(rb"(?i)route-filter[ \t]+" + _NET +
                     rb"[ \t]+(?:prefix-length-range[ \t]+/([0-9]{1,3})-/([0-9]{1,3})"
                     rb"|upto[ \t]+/([0-9]{1,3}))")
 # BIRD: `NET/LEN{A,B}`
-_BIRD = re.compile(rb"(?<![0-9A-Za-z.:])" + _NET + rb"\{[ \t]*([0-9]{1,3})[ \t]*,[ \t]*([0-9]{1,3})[ \t]*\}")
+_BIRD = lazy_re.compile(
+    rb"(?<![0-9A-Za-z.:])" + _NET + rb"\{[ \t]*([0-9]{1,3})[ \t]*,[ \t]*([0-9]{1,3})[ \t]*\}")
 
 
 def _moved(net_text: bytes, length: bytes, moves: Sequence[PrefixMove]) -> tuple[PrefixMove, bool] | None:
@@ -157,11 +158,12 @@ def _range_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]
 
 # VyOS: `set policy prefix-list LAN rule 5 prefix 10.0.48.0/24` beside `... rule 5 ge 25`, or a
 # config.boot `rule 5 { ge 25 le 28 prefix 10.0.48.0/24 }` block: the bounds on lines of their own.
-_VYOS_SET = re.compile(rb"(?m)^[ \t]*set[ \t]+policy[ \t]+prefix-list6?[ \t]+(\S+)[ \t]+rule[ \t]+([0-9]+)"
+_VYOS_SET = lazy_re.compile(
+    rb"(?m)^[ \t]*set[ \t]+policy[ \t]+prefix-list6?[ \t]+(\S+)[ \t]+rule[ \t]+([0-9]+)"
                        rb"[ \t]+(?:prefix[ \t]+['\"]?" + _NET + rb"|(ge|le)[ \t]+['\"]?([0-9]{1,3}))")
-_VYOS_RULE = re.compile(rb"(?<![A-Za-z0-9_-])rule[ \t]+([0-9]+)[ \t]*\{")
-_VYOS_PREFIX = re.compile(rb"(?m)^[ \t]*prefix[ \t]+" + _NET + rb"[ \t]*$")
-_VYOS_BOUND = re.compile(rb"(?m)^[ \t]*(ge|le)[ \t]+([0-9]{1,3})[ \t]*$")
+_VYOS_RULE = lazy_re.compile(rb"(?<![A-Za-z0-9_-])rule[ \t]+([0-9]+)[ \t]*\{")
+_VYOS_PREFIX = lazy_re.compile(rb"(?m)^[ \t]*prefix[ \t]+" + _NET + rb"[ \t]*$")
+_VYOS_BOUND = lazy_re.compile(rb"(?m)^[ \t]*(ge|le)[ \t]+([0-9]{1,3})[ \t]*$")
 
 
 def _vyos_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
@@ -199,11 +201,11 @@ def _vyos_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
 # FortiGate (t33-33 finding 03): `config router prefix-list` / `prefix-list6` rules, each an `edit N` ..
 # `next` block with `set prefix 10.0.48.0 255.255.255.0` (or `A/N`; `set prefix6 A/N`) and `set ge 25`,
 # `set le 28` on lines of their own.
-_FORTI_EDIT = re.compile(rb"(?m)^[ \t]*(?:edit[ \t]+\S+|next|end)[ \t]*\r?$")
-_FORTI_PREFIX = re.compile(rb"(?m)^[ \t]*set[ \t]+prefix6?[ \t]+['\"]?((?:[0-9]{1,3}\.){3}[0-9]{1,3}|"
+_FORTI_EDIT = lazy_re.compile(rb"(?m)^[ \t]*(?:edit[ \t]+\S+|next|end)[ \t]*\r?$")
+_FORTI_PREFIX = lazy_re.compile(rb"(?m)^[ \t]*set[ \t]+prefix6?[ \t]+['\"]?((?:[0-9]{1,3}\.){3}[0-9]{1,3}|"
                            rb"[0-9A-Fa-f]*:[0-9A-Fa-f:]*)(?:/([0-9]{1,3})|[ \t]+"
                            rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3}))['\"]?[ \t]*\r?$")
-_FORTI_BOUND = re.compile(rb"(?m)^[ \t]*set[ \t]+(ge|le)[ \t]+([0-9]{1,3})[ \t]*\r?$")
+_FORTI_BOUND = lazy_re.compile(rb"(?m)^[ \t]*set[ \t]+(ge|le)[ \t]+([0-9]{1,3})[ \t]*\r?$")
 
 
 def _forti_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
@@ -236,10 +238,10 @@ def _forti_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]
 
 # -- nftables interval sets ------------------------------------------------------------------------
 
-_SET = re.compile(rb"(?<![A-Za-z0-9_-])set[ \t]+([A-Za-z0-9_.-]+)[ \t]*\{")
-_ELEMENTS = re.compile(rb"elements[ \t]*=[ \t]*\{([^{}]*)\}")
-_FLAGS = re.compile(rb"flags[ \t]+([^;\n}]*)")
-_ELEMENT = re.compile(rb"(?<![0-9A-Za-z.:])([0-9A-Fa-f.:]+)(?:/([0-9]{1,3})|-([0-9A-Fa-f.:]+))?"
+_SET = lazy_re.compile(rb"(?<![A-Za-z0-9_-])set[ \t]+([A-Za-z0-9_.-]+)[ \t]*\{")
+_ELEMENTS = lazy_re.compile(rb"elements[ \t]*=[ \t]*\{([^{}]*)\}")
+_FLAGS = lazy_re.compile(rb"flags[ \t]+([^;\n}]*)")
+_ELEMENT = lazy_re.compile(rb"(?<![0-9A-Za-z.:])([0-9A-Fa-f.:]+)(?:/([0-9]{1,3})|-([0-9A-Fa-f.:]+))?"
                       rb"(?![0-9A-Za-z.:/-])")
 
 Interval = tuple[int, int, int]  # family, first, last
@@ -300,14 +302,14 @@ def _set_members(data: bytes) -> dict[bytes, list[tuple[int, int]]]:
     return out
 
 
-_ADD_ELEMENT = re.compile(rb"(?<![A-Za-z0-9_-])(?:add|create)[ \t]+element[ \t]+(?:[A-Za-z0-9_]+[ \t]+)?"
+_ADD_ELEMENT = lazy_re.compile(rb"(?<![A-Za-z0-9_-])(?:add|create)[ \t]+element[ \t]+(?:[A-Za-z0-9_]+[ \t]+)?"
                           rb"[A-Za-z0-9_.-]+[ \t]+([A-Za-z0-9_.-]+)[ \t]*\{([^{}]*)\}")
 
 
 # An anonymous map or verdict map: `ip saddr vmap { A : accept, B : drop }`, `dnat to ip saddr map { A : X }`.
-_ANONYMOUS_MAP = re.compile(rb"(?<![A-Za-z0-9_-])v?map[ \t]*\{")
+_ANONYMOUS_MAP = lazy_re.compile(rb"(?<![A-Za-z0-9_-])v?map[ \t]*\{")
 # The colon between a map element's key and its value (blanks beside it: an IPv6 key has none).
-_MAP_COLON = re.compile(rb"[ \t]+:[ \t]*|[ \t]*:[ \t]+")
+_MAP_COLON = lazy_re.compile(rb"[ \t]+:[ \t]*|[ \t]*:[ \t]+")
 
 
 def _anonymous_maps(data: bytes) -> dict[str, list[tuple[int, int]]]:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from renamer import (
     forms,
+    lazy_re,
     length_keys,
     near_lengths,
     new_host_lengths,
@@ -37,10 +38,10 @@ from renamer.names import IPAddress, IPNetwork
 
 # The word on an address's line that makes it a broadcast address (`broadcast 10.0.48.7`,
 # `Broadcast=`, `option broadcast-address`, `ip addr add ... brd 10.0.48.7`).
-_BROADCAST = re.compile(rb"(?i)(?<![a-z])(?:broadcast|bcast|brd)(?![a-z])")
+_BROADCAST = lazy_re.compile(rb"(?i)(?<![a-z])(?:broadcast|bcast|brd)(?![a-z])")
 
 # An address before it on its line (IPv4, or IPv6 with two colons): the word must come after it.
-_ADDRESS_LIKE = re.compile(rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]*:[0-9A-Fa-f:]*:[0-9A-Fa-f]*")
+_ADDRESS_LIKE = lazy_re.compile(rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]*:[0-9A-Fa-f:]*:[0-9A-Fa-f]*")
 OUTSIDE = "outside-prefix"  # Match.refused: a shrink leaves this address outside the new network
 BROADCAST = "broadcast"  # Match.refused: the old broadcast address where no word says it is one
 MASK = "mask"  # Match.refused: a mask, wildcard or prefix length whose network is not certain
@@ -131,7 +132,7 @@ def wildcard(net: IPNetwork) -> str:
 # Where a syntax puts the broadcast address with no word for it (break-it round 20p, finding 13):
 # dnsmasq's `dhcp-range=START,END,MASK,BROADCAST,...` (the field after the netmask) and
 # `dhcp-option=[tag:x,]28,ADDRESS` (DHCP option 28 is the broadcast address).
-_BROADCAST_BY_SYNTAX = re.compile(
+_BROADCAST_BY_SYNTAX = lazy_re.compile(
     rb"(?i)[ \t]*dhcp-range[ \t]*=[^\n]*,[ \t]*255\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}[ \t]*,[ \t]*\Z"
     rb"|[ \t]*dhcp-option(?:-force)?[ \t]*=[ \t]*(?:(?:tag|set|encap|vi-encap|vendor):[^,\n]*,[ \t]*)*"
     rb"28[ \t]*,[ \t]*\Z")
@@ -148,12 +149,12 @@ def says_broadcast(data: bytes, start: int) -> bool:
     return _BROADCAST.search(data, after, start) is not None
 
 
-_LENGTH_END = re.compile(rb"(?![0-9A-Za-z_/-])(?!\.[0-9A-Za-z])")
+_LENGTH_END = lazy_re.compile(rb"(?![0-9A-Za-z_/-])(?!\.[0-9A-Za-z])")
 
 
 # The word before an IPv6 router advertisement's prefix: radvd's `prefix 2001:db8:a:1::/64 {`, VyOS's
 # `router-advert ... prefix`, systemd-networkd's `[IPv6Prefix] Prefix=`.
-_RA_PREFIX = re.compile(rb"(?im)(?:^|[ \t{;])prefix[ \t]*=?[ \t]*[\"']?\Z")
+_RA_PREFIX = lazy_re.compile(rb"(?im)(?:^|[ \t{;])prefix[ \t]*=?[ \t]*[\"']?\Z")
 
 
 def ra_prefix(data: bytes, start: int) -> bool:
@@ -174,13 +175,13 @@ def is_length(data: bytes, start: int, end: int) -> bool:
 
 # A dotted mask or wildcard right after an address: `A M`, `A netmask M`, `A mask M`, `A/M`; or
 # a BSD hex netmask (`inet A netmask 0xffff0000`, OpenBSD's `inet A 0xffff0000 NONE`).
-_MASK_AFTER = re.compile(rb"(?:[ \t]+(?:(?i:netmask|mask)[ \t]+)?|/)"
+_MASK_AFTER = lazy_re.compile(rb"(?:[ \t]+(?:(?i:netmask|mask)[ \t]+)?|/)"
                          rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9.])|0[xX][0-9A-Fa-f]{8}(?![0-9A-Za-z]))")
 # A BSD hex netmask (ifconfig, rc.conf, hostname.if): eight hex digits after 0x, as a whole word.
-_HEX_MASK = re.compile(rb"(?<![0-9A-Za-z_])0[xX]([0-9A-Fa-f]{8})(?![0-9A-Za-z_])")
+_HEX_MASK = lazy_re.compile(rb"(?<![0-9A-Za-z_])0[xX]([0-9A-Fa-f]{8})(?![0-9A-Za-z_])")
 
 
-_MASK_KEY_LINE = re.compile(rb"[ \t]*(?:-[ \t]+)?:?[\"']?[A-Za-z_-]*(?i:mask)[\"']?[ \t]*(?:=>|[:=])"
+_MASK_KEY_LINE = lazy_re.compile(rb"[ \t]*(?:-[ \t]+)?:?[\"']?[A-Za-z_-]*(?i:mask)[\"']?[ \t]*(?:=>|[:=])"
                             rb"[ \t]*[\"']?")
 
 
@@ -276,9 +277,10 @@ def resize_problem(old: IPNetwork, new: IPNetwork) -> str | None:
 # -- what depends on the length: masks, wildcards, prefix keys (issue 33 item 2) ---------------
 
 # An IPv6 address (with at least two colons; a `/len` or a zone after it is not part of it).
-_V6 = re.compile(rb"(?<![A-Za-z0-9.:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]+(?:[0-9]+(?:\.[0-9]+){3})?"
+_V6 = lazy_re.compile(
+    rb"(?<![A-Za-z0-9.:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]+(?:[0-9]+(?:\.[0-9]+){3})?"
                  rb"(?![A-Za-z0-9:])")
-_QUAD = re.compile(rb"(?<![A-Za-z0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!\.[0-9])")
+_QUAD = lazy_re.compile(rb"(?<![A-Za-z0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!\.[0-9])")
 # A key whose number is a prefix length (`prefix: 29`, `PrefixLength=29`, `"cidr": "29"`, `netmask 29`).
 # A family tag after the word names an IPv6 or IPv4 length (`prefix6: 64`, `netmask4`), never a length
 # of its digit (t26-33, finding 15: `prefix6: 64` was read as /6).
@@ -289,18 +291,18 @@ _SEP = length_keys.SEP
 # A family word before the key (SaltStack's `ipv6netmask`, `ipv6prefixlen`, `ipv6ipaddr`; `ipv6_netmask`,
 # `ip6_prefix`: t32-33 finding 22): the same key, of that family.
 _FAMILY = rb"(?:(?:ipv6|ipv4|ip6|ip4|inet6|inet)[_-]?)?"
-_LENGTH_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?" + _FAMILY + rb"(?:" + length_keys.COMPOUND
+_LENGTH_KEY = lazy_re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?" + _FAMILY + rb"(?:" + length_keys.COMPOUND
                          + rb"|prefix|cidr|netmask|mask|plen|subnet[_-]?mask)"
                          rb"(?:[_-]?(?:ipv6|ipv4|v6|v4|6|4))?(?![0-9])"
                          rb"[\"']?[ \t]*" + _SEP + rb"?[ \t]*[\"']?([0-9]{1,3})(?![0-9.A-Za-z_])")
 # The same as an XML element (pfSense and OPNsense's config.xml: `<subnet>29</subnet>` beside
 # `<ipaddr>10.0.48.1</ipaddr>`, `<subnetv6>64</subnetv6>`; f25 breaker, finding 1: never read, the
 # length stayed 29 under a move to a /28, verify OK).
-_XML_LENGTH_KEY = re.compile(rb"(?i)<(?:(?:" + length_keys.COMPOUND + rb"|plen)(?:[_-]?v6)?|"
+_XML_LENGTH_KEY = lazy_re.compile(rb"(?i)<(?:(?:" + length_keys.COMPOUND + rb"|plen)(?:[_-]?v6)?|"
                              rb"subnet(?:v6)?|prefix(?:[_-]?len(?:gth)?)?|prefixlength|cidr|netmask|"
                              rb"mask(?:[_-]?len(?:gth)?)?|subnet[_-]?mask)>[ \t]*([0-9]{1,3})[ \t]*</")
 # A key whose value is an address of the stanza's network (not a gateway's, a resolver's).
-_ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?:?[\"']?" + _FAMILY
+_ADDRESS_KEY = lazy_re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?:?[\"']?" + _FAMILY
                           + rb"(?:ip|ipv4|ipv6|ipaddr|ip[_-]?address"
                           rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)"
                           rb"(?:[_-]?(?:v6|v4|6|4))?[\"']?"
@@ -309,21 +311,21 @@ _ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?:?[\"']?" + _FAMILY
                           rb"|^[ \t]*option[ \t]+(?:ipaddr|ip6addr|target)[ \t]+[\"']?[0-9]"
                           # pfSense's `<ipaddr>10.0.48.1</ipaddr>`, `<ipaddrv6>`, a route's `<network>`
                           rb"|^[ \t]*<(?:ipaddr(?:v6)?|ip|address|network|subnet)>[ \t]*[0-9A-Fa-f:]")
-_MASK_KEY = re.compile(rb"(?i)mask|wildcard")
+_MASK_KEY = lazy_re.compile(rb"(?i)mask|wildcard")
 # A gateway key (`"gateway": "10.0.48.1"`, `gateway4:`, `default_gw =`): the gateway is on the
 # link, so where a stanza's mask has no address key beside it, the gateway's network is its own
 # (khaddict/homelab's `data/main.json`: `"gateway"` over `"netmask": "255.255.255.0"`).
-_GATEWAY_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?[\"']?(?:default[_-]?)?(?:gateway|gw)"
+_GATEWAY_KEY = lazy_re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?[\"']?(?:default[_-]?)?(?:gateway|gw)"
                           rb"(?:[_-]?(?:v4|4|ip|address))?[\"']?[ \t]*[:=]")
 # A key naming a network with no address here (a route's `destination: "{{ remote }}"`, `to:`): the
 # stanza's mask may be that network's, not the gateway's.
-_ROUTE_KEY = re.compile(rb"(?i)[ \t]*(?:-[ \t]+)?[\"']?"
+_ROUTE_KEY = lazy_re.compile(rb"(?i)[ \t]*(?:-[ \t]+)?[\"']?"
                         rb"(?:dest(?:ination)?|to|target|route|net(?:work)?|subnet|prefix)[\"']?[ \t]*[:=]")
 # A key whose name ends in a length word after a name of its own (`lan_cidr: 24`, `ipv4_netmask =
 # 24`, `vlanPrefixLength: 24`; break-it round 20p, finding 6): its number is a length too, tied to
 # its network by the address key of the same name (`lan_network`, `ipv4_address`), else a residual.
 _WORDS = rb"(?:" + length_keys.COMPOUND + rb"|prefix|cidr|netmask|mask|subnet[_-]?mask)"
-_NAMED_LENGTH_KEY = re.compile(
+_NAMED_LENGTH_KEY = lazy_re.compile(
     # the word first, its own name's separator or camel case behind it: a scan for the word, not
     # for every name (a name-first pattern cost twice length_hits on a homelab repo)
     rb"(?:(?<=[A-Za-z0-9][_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:" + _WORDS + rb")"
@@ -332,22 +334,23 @@ _NAMED_LENGTH_KEY = re.compile(
 # One of these stands in every key _NAMED_LENGTH_KEY reads (a byte search before the regex's scan).
 _WORD_TAILS = (b"idr", b"IDR", b"ask", b"ASK", b"efix", b"EFIX", *length_keys.TAIL_NEEDLES)
 # A key's name at its line's start, and the same name's parts: its own and its length or address word.
-_KEY_NAME = re.compile(rb"[ \t]*(?:-[ \t]+)?:?[\"']?([A-Za-z0-9_.-]+)[\"']?[ \t]*[:=]")
+_KEY_NAME = lazy_re.compile(rb"[ \t]*(?:-[ \t]+)?:?[\"']?([A-Za-z0-9_.-]+)[\"']?[ \t]*[:=]")
 # (its own name in any case: `LAN_PREFIX` beside `LAN_NETWORK` in an .env, t29-33 finding 17; a weak
 # tail, `lab_bits`, `LAN_LEN`, pairs by the name only)
-_NAMED = re.compile(rb"(.*?[A-Za-z0-9])(?:[_.-]|(?=[A-Z]))((?i:" + _WORDS + rb"|" + length_keys.WEAK
+_NAMED = lazy_re.compile(rb"(.*?[A-Za-z0-9])(?:[_.-]|(?=[A-Z]))((?i:" + _WORDS + rb"|" + length_keys.WEAK
                     + rb"|wildcard|"
                     rb"ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet))"
                     rb"(?i:[_-]?(?:ipv6|ipv4|v6|v4|6|4))?")
 # A gateway word just before an address: no mask on its line is its network's (`route add -net
 # 10.5.0.0 gw 10.9.0.1 netmask 255.255.255.0` is 10.5.0.0's).
-_GATEWAY = re.compile(rb"(?i)(?<![A-Za-z0-9_-])(?:gw|via|gateway|next-?hop|nexthop)[ \t]*[:=]?[ \t]*\Z")
+_GATEWAY = lazy_re.compile(rb"(?i)(?<![A-Za-z0-9_-])(?:gw|via|gateway|next-?hop|nexthop)[ \t]*[:=]?[ \t]*\Z")
 # nft's bitwise and: `ip saddr & MASK == NET` masks the address after it.
-_AMPERSAND = re.compile(rb"[^\n&]*&[ \t]*\Z")
+_AMPERSAND = lazy_re.compile(rb"[^\n&]*&[ \t]*\Z")
 # A mask directly after its address (`10.0.48.0 0.0.0.7`, `A/M`, `A,M`): tied by syntax.
-_ADJACENT = re.compile(rb"[ \t]*[/,]?[ \t]*")
+_ADJACENT = lazy_re.compile(rb"[ \t]*[/,]?[ \t]*")
 # Lines that open a stanza of their own (an INI section, an interfaces stanza, a Cisco interface).
-_OPENS = re.compile(rb"(?im)^[ \t]*(?:\[|iface[ \t]|auto[ \t]|allow-|mapping[ \t]|interface[ \t]|host[ \t]|"
+_OPENS = lazy_re.compile(
+    rb"(?im)^[ \t]*(?:\[|iface[ \t]|auto[ \t]|allow-|mapping[ \t]|interface[ \t]|host[ \t]|"
                     rb"subnet[ \t]|shared-network[ \t])")
 
 
@@ -954,11 +957,11 @@ def _paired(data: bytes, line_start: int, found: _Found, text: str = "") -> str 
     return kin[0] if len(kin) == 1 else None
 
 
-_INDEXED_LENGTH = re.compile(rb"[ \t]*(?:export[ \t]+)?[\"']?(?i:netmask|prefix|mask)([0-9]{1,3})[\"']?"
+_INDEXED_LENGTH = lazy_re.compile(rb"[ \t]*(?:export[ \t]+)?[\"']?(?i:netmask|prefix|mask)([0-9]{1,3})[\"']?"
                              rb"[ \t]*=")
 
 # Its number (`PREFIX0=24`): a length only where `_indexed` finds the address of its number.
-_INDEXED_VALUE = re.compile(rb"(?im)^[ \t]*(?:export[ \t]+)?[\"']?(?:netmask|prefix)[0-9]{1,3}[\"']?"
+_INDEXED_VALUE = lazy_re.compile(rb"(?im)^[ \t]*(?:export[ \t]+)?[\"']?(?:netmask|prefix)[0-9]{1,3}[\"']?"
                             rb"[ \t]*=[ \t]*[\"']?([0-9]{1,3})(?![0-9.A-Za-z_])")
 
 
@@ -977,16 +980,17 @@ def _indexed(data: bytes, line_start: int, found: _Found) -> str | None:
 
 
 _PAIRED_LINES = 2000  # a file longer than this is a dump: a key's pair is looked for in its stanza only
-_ADDRESS_WORD = re.compile(rb"(?i)ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet")
+_ADDRESS_WORD = lazy_re.compile(
+    rb"(?i)ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet")
 
 
 # -- reverse zones of any length (issue 33 item 3) -----------------------------------------------
 
 # An RFC 2317 classless label before a reverse name (`0/26.40.168.192.in-addr.arpa`,
 # `0-63.40.168.192.in-addr.arpa`): the digits, the `/` or `-`, the digits and the dot.
-_CLASSLESS = re.compile(rb"(?<![A-Za-z0-9/-])([0-9]{1,3})([/-])([0-9]{1,3})\.")
+_CLASSLESS = lazy_re.compile(rb"(?<![A-Za-z0-9/-])([0-9]{1,3})([/-])([0-9]{1,3})\.")
 # A whole classless name (a `$GENERATE` line's CNAME target).
-CLASSLESS_NAME = re.compile(rb"(?i)(?<![A-Za-z0-9/-])[0-9]{1,3}[/-][0-9]{1,3}(?:\.[0-9]{1,3}){1,3}"
+CLASSLESS_NAME = lazy_re.compile(rb"(?i)(?<![A-Za-z0-9/-])[0-9]{1,3}[/-][0-9]{1,3}(?:\.[0-9]{1,3}){1,3}"
                             rb"\.in-addr\.arpa")
 
 

@@ -31,6 +31,7 @@ import ipaddress
 import re
 from collections.abc import Iterator, Sequence
 
+from renamer import lazy_re
 from renamer.delegation_lengths import delegation_hits
 from renamer.except_blocks import except_hits
 from renamer.names import IPNetwork
@@ -42,9 +43,9 @@ TOOL = "tool-refuses"  # Match.refused: the new length makes the file one its ow
 TIED = "tied-length"  # Match.refused: a length tied to the network whose meaning the new length changes
 DROP = "-"  # a hit that only says another network owns what it covers: no match stands there
 
-_CIDR = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
+_CIDR = lazy_re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
                    rb"/([0-9]{1,3})(?![0-9])")
-_QUAD = re.compile(rb"(?<![0-9A-Za-z.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!\.[0-9])")
+_QUAD = lazy_re.compile(rb"(?<![0-9A-Za-z.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!\.[0-9])")
 
 
 def _network(text: bytes) -> IPNetwork | None:
@@ -122,10 +123,10 @@ def pool_problem(move: PrefixMove, offset: int, size: int | None, written: str) 
             "address): set the pool's offset and size by hand to fit, or choose a longer new network")
 
 
-_SECTION = re.compile(rb"(?m)^[ \t]*\[([A-Za-z0-9]+)\][ \t]*$")
-_NETWORKD_ADDRESS = re.compile(rb"(?m)^[ \t]*(Address|ServerAddress)[ \t]*=[ \t]*([0-9.]+)/([0-9]{1,2})"
+_SECTION = lazy_re.compile(rb"(?m)^[ \t]*\[([A-Za-z0-9]+)\][ \t]*$")
+_NETWORKD_ADDRESS = lazy_re.compile(rb"(?m)^[ \t]*(Address|ServerAddress)[ \t]*=[ \t]*([0-9.]+)/([0-9]{1,2})"
                                rb"[ \t]*$")
-_NETWORKD_POOL = re.compile(rb"(?m)^[ \t]*(PoolOffset|PoolSize)[ \t]*=[ \t]*([0-9]{1,10})[ \t]*$")
+_NETWORKD_POOL = lazy_re.compile(rb"(?m)^[ \t]*(PoolOffset|PoolSize)[ \t]*=[ \t]*([0-9]{1,10})[ \t]*$")
 
 
 def _sections(data: bytes) -> list[tuple[bytes, int, int]]:
@@ -172,7 +173,7 @@ def networkd_pools(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthH
 
 # -- nesting: the entries around a place (JSON objects by their braces, YAML blocks by indentation) --
 
-_TOKENS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|[{}]')
+_TOKENS = lazy_re.compile(rb'"(?:[^"\\\n]|\\.)*"|[{}]')
 
 
 class _Layout:
@@ -264,7 +265,8 @@ _DATA_KEY = _key(rb"data")
 _SUBNET_KEY = _key(rb"subnet")
 _PREFIX_KEY = _key(rb"prefix")
 _PREFIX_LEN_KEY = _key(rb"prefix[-_]len")
-_DELEGATED_KEY = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?delegated[-_]len[\"']?[ \t]*:[ \t]*[\"']?([0-9]{1,3})")
+_DELEGATED_KEY = lazy_re.compile(
+    rb"(?<![A-Za-z0-9_-])[\"']?delegated[-_]len[\"']?[ \t]*:[ \t]*[\"']?([0-9]{1,3})")
 
 
 def _one(pattern: re.Pattern[bytes], data: bytes, span: tuple[int, int]) -> re.Match[bytes] | None:
@@ -330,8 +332,8 @@ def _pd_state(address: ipaddress.IPv6Address | ipaddress.IPv4Address, length: in
     return None
 
 
-_SUBNET6 = re.compile(rb"(?<![A-Za-z0-9_-])subnet6[ \t]+([0-9A-Fa-f:]+)/([0-9]{1,3})[ \t]*\{")
-_PREFIX6 = re.compile(rb"(?<![A-Za-z0-9_-])prefix6[ \t]+[0-9A-Fa-f:]+[ \t]+[0-9A-Fa-f:]+[ \t]*/[ \t]*"
+_SUBNET6 = lazy_re.compile(rb"(?<![A-Za-z0-9_-])subnet6[ \t]+([0-9A-Fa-f:]+)/([0-9]{1,3})[ \t]*\{")
+_PREFIX6 = lazy_re.compile(rb"(?<![A-Za-z0-9_-])prefix6[ \t]+[0-9A-Fa-f:]+[ \t]+[0-9A-Fa-f:]+[ \t]*/[ \t]*"
                       rb"([0-9]{1,3})")
 
 
@@ -395,9 +397,9 @@ _KUBE = [
 # finding 10): the rows whose length it reads
 CIDRSET_MAX_DIFF = 16
 _CIDRSET = ("kube-controller-manager's node-cidr-mask-size", "kubespray's kube_network_node_prefix")
-_KUBE_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(" + rb"|".join(k for k, *_ in _KUBE) +
+_KUBE_LENGTH = lazy_re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(" + rb"|".join(k for k, *_ in _KUBE) +
                           rb")[\"']?[ \t]*[:=][ \t]*[\"']?([0-9]{1,3})(?![0-9.])")
-_DOCUMENT = re.compile(rb"(?m)^---[ \t]*$")
+_DOCUMENT = lazy_re.compile(rb"(?m)^---[ \t]*$")
 _LIST_LINES = 20  # a pool key's list: the lines after it, at most
 
 

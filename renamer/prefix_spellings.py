@@ -24,6 +24,7 @@ import ipaddress
 import re
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.names import IPAddress, IPNetwork
 
 MAPPED_SHIFT = 96  # an IPv4-mapped or NAT64 (64:ff9b::/96) address: the IPv4 length plus 96
@@ -43,10 +44,11 @@ class Length:
         return f"{self.between}{self.value}"
 
 
-_PLAIN = re.compile(rb"/([0-9]{1,3})(?![0-9])")
+_PLAIN = lazy_re.compile(rb"/([0-9]{1,3})(?![0-9])")
 # After blanks or a zone ID: the digits must end as a length does (no `.9`, no word, no path), so
 # `10.9.0.5 / 10.9.0.6` and `10.9.0.5 /24hours` are none.
-_SPELLED = re.compile(rb"(%[0-9A-Za-z_.~-]+)?([ \t]*/[ \t]*)([0-9]{1,3})(?![0-9A-Za-z_/-])(?!\.[0-9A-Za-z])")
+_SPELLED = lazy_re.compile(
+    rb"(%[0-9A-Za-z_.~-]+)?([ \t]*/[ \t]*)([0-9]{1,3})(?![0-9A-Za-z_/-])(?!\.[0-9A-Za-z])")
 
 
 # After a bracketed address, outside its bracket: Postfix's `mynetworks = [2001:db8:a:10::]/64`,
@@ -76,8 +78,8 @@ def length_after(data: bytes, end: int, *, v6: bool, bracketed: bool = False) ->
 
 # OpenBSD's hostname.if(5) writes an IPv6 length as a bare number after the address: `inet6
 # 2001:db8:a:10::7 64`, `inet6 alias 2001:db8:a:10::8 64` (t29-33, finding 08: it stayed 64).
-_INET6_BEFORE = re.compile(rb"(?m)(?:^|[ \t])inet6[ \t]+(?:alias[ \t]+)?\Z")
-_BARE_AFTER = re.compile(rb"([ \t]+)([0-9]{1,3})(?=[ \t]|#|\r?$)", re.M)
+_INET6_BEFORE = lazy_re.compile(rb"(?m)(?:^|[ \t])inet6[ \t]+(?:alias[ \t]+)?\Z")
+_BARE_AFTER = lazy_re.compile(rb"([ \t]+)([0-9]{1,3})(?=[ \t]|#|\r?$)", re.M)
 
 
 def bare_length(data: bytes, start: int, end: int) -> Length | None:
@@ -93,7 +95,7 @@ def bare_length(data: bytes, start: int, end: int) -> Length | None:
 
 
 # The IPv6 head of a dotted tail: `::ffff:`, `0:0:0:0:0:ffff:`, `64:ff9b::`.
-_V6_HEAD = re.compile(rb"(?<![0-9A-Za-z.:])[0-9A-Fa-f:]*:\Z")
+_V6_HEAD = lazy_re.compile(rb"(?<![0-9A-Za-z.:])[0-9A-Fa-f:]*:\Z")
 
 
 def mapped_shift(data: bytes, start: int) -> int:
@@ -129,7 +131,7 @@ def v6_netmask(net: IPNetwork) -> ipaddress.IPv6Address:
     return ipaddress.IPv6Address(int(net.netmask))
 
 
-_V6_MASK_AFTER = re.compile(rb"/([0-9A-Fa-f:]*:[0-9A-Fa-f:]*)(?![0-9A-Za-z:.])")
+_V6_MASK_AFTER = lazy_re.compile(rb"/([0-9A-Fa-f:]*:[0-9A-Fa-f:]*)(?![0-9A-Za-z:.])")
 
 
 def v6_masked_length(data: bytes, end: int) -> int | None:
@@ -141,9 +143,9 @@ def v6_masked_length(data: bytes, end: int) -> int | None:
 
 # -- a key's family by its name ---------------------------------------------------------------
 
-_KEY_WORD = re.compile(rb"[A-Za-z][A-Za-z0-9_-]*")
-_TAG6 = re.compile(rb"(?i)ip6|inet6|(?:v|[a-z_-])6(?![0-9A-Za-z])")
-_TAG4 = re.compile(rb"(?i)ip4|inet4|(?:v|[a-z_-])4(?![0-9A-Za-z])")
+_KEY_WORD = lazy_re.compile(rb"[A-Za-z][A-Za-z0-9_-]*")
+_TAG6 = lazy_re.compile(rb"(?i)ip6|inet6|(?:v|[a-z_-])6(?![0-9A-Za-z])")
+_TAG4 = lazy_re.compile(rb"(?i)ip4|inet4|(?:v|[a-z_-])4(?![0-9A-Za-z])")
 
 
 def key_family(key: bytes) -> int | None:
@@ -191,12 +193,13 @@ def has_network_address(net: IPNetwork) -> bool:
 
 
 # The words before an address that make it a host's (an interface's, a gateway's) or a network's.
-_HOST_WORD = re.compile(rb"(?i)(?<![A-Za-z0-9])(?:ip[_-]?address|ipaddr|address(?:es)?|addr|inet6?|ifconfig|"
+_HOST_WORD = lazy_re.compile(
+    rb"(?i)(?<![A-Za-z0-9])(?:ip[_-]?address|ipaddr|address(?:es)?|addr|inet6?|ifconfig|"
                         rb"local|peer|remote|gateway|gw|via|next-?hop|host|server|endpoint|default-router|"
                         # `ip:` as a key is a host's; nft's `ip saddr` is no word of either
                         rb"router|ip(?:v[46])?(?=[\"']?[ \t]*[:=]))(?![A-Za-z])")
 # (`saddr`, `dst`, `AllowedIPs` take a host or a network: written without a length, a host.)
-_NET_WORD = re.compile(rb"(?i)(?<![A-Za-z0-9])(?:network|net|subnet|route|prefix|cidr)(?![A-Za-z])")
+_NET_WORD = lazy_re.compile(rb"(?i)(?<![A-Za-z0-9])(?:network|net|subnet|route|prefix|cidr)(?![A-Za-z])")
 
 
 def host_becomes_network(old: IPNetwork, new: IPNetwork, address: IPAddress) -> bool:

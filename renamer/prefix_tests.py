@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
+
 PREFIX = "prefix"  # pattern_dialects.PREFIX: the glob `x*`
 PREFIX_REGEX = "prefix-regex"  # pattern_dialects.PREFIX_REGEX: re.match, Ansible's `match`
 REGEX_CONTAINS = "regex-contains"  # a regex that searches anywhere: Ansible's `search`: `.*(?:x).*`
@@ -53,23 +55,24 @@ LITERALS = (b"with", b"prefix", b"include", b"contain", b"index", b"strstr", b"s
 # (round 24's spellings need no literal here: each test's literal holds an old value's first three
 # characters, a pattern start the first pass asks for already; might_hold below gates the full read)
 
-_STRING = re.compile(rb"""(?P<q>['"`])(?P<text>[^'"`\n\\]{1,128})(?P=q)""")
+_STRING = lazy_re.compile(rb"""(?P<q>['"`])(?P<text>[^'"`\n\\]{1,128})(?P=q)""")
 # The call's name, then its opening parenthesis (or Ruby's blank before an argument), or an infix
 # use (`x startsWith "a"` in Kotlin, `str.startswith?` without parentheses is rare).
-_PREFIX_CALL = re.compile(rb"(?i)(?<![A-Za-z0-9_])(?:[a-z_]*(?:starts?|begins?)[_-]?with\??"
+_PREFIX_CALL = lazy_re.compile(rb"(?i)(?<![A-Za-z0-9_])(?:[a-z_]*(?:starts?|begins?)[_-]?with\??"
                           rb"|(?:str[_-]?)?has[_-]?prefix|string-prefix\?|str_starts_with|is[_-]?prefix[_-]?of"
                           rb"|prefix|strn(?:case)?cmp|_?strnicmp|memcmp)"
                           rb"[ \t]*(?:\(|[ \t](?=[ \t]*['\"]))")
-_CONTAINS_CALL = re.compile(rb"(?i)(?<![A-Za-z0-9_])(?:includes?\??|contains?\??|str_contains|strstr|stristr"
+_CONTAINS_CALL = lazy_re.compile(
+    rb"(?i)(?<![A-Za-z0-9_])(?:includes?\??|contains?\??|str_contains|strstr|stristr"
                             rb"|strpos|stripos|index(?:of)?|instr|find|str[_-]?contains|has[_-]?infix|is[_-]?infix[_-]?of)"
                             rb"[ \t]*(?:\(|[ \t](?=[ \t]*['\"]))")
 # the arguments: up to the call's closing parenthesis on the line (no nesting deeper than one call)
-_ARGS = re.compile(rb"(?:[^()\n]|\([^()\n]*\))*")
+_ARGS = lazy_re.compile(rb"(?:[^()\n]|\([^()\n]*\))*")
 # Python's `'web0' in h` / `"web0" not in h` (not `in [`, `in (`, `in {`: a collection's membership)
-_IN = re.compile(rb"""(?P<q>['"])(?P<text>[^'"\n\\]{1,128})(?P=q)[ \t]+(?:not[ \t]+)?in[ \t]+"""
+_IN = lazy_re.compile(rb"""(?P<q>['"])(?P<text>[^'"\n\\]{1,128})(?P=q)[ \t]+(?:not[ \t]+)?in[ \t]+"""
                  rb"""(?=[A-Za-z_$])""")
 # Haskell's infix call between backticks, the literal first: `"web0" `isPrefixOf` h`
-_INFIX_BEFORE = re.compile(rb"""(?P<q>['"])(?P<text>[^'"\n\\]{1,128})(?P=q)"""
+_INFIX_BEFORE = lazy_re.compile(rb"""(?P<q>['"])(?P<text>[^'"\n\\]{1,128})(?P=q)"""
                            rb"[ \t]*`(?P<name>isPrefixOf|isInfixOf)`")
 # A slice or substring of a name compared with a literal, either side: `h[:4] == 'web0'`,
 # `substr($h, 0, 4) eq 'web0'`, `"${h:0:4}" = "web0"`, `.slice(0, 4) === 'web0'`, `LEFT(n, 4) = 'web0'`
@@ -89,29 +92,31 @@ _SLICE = (rb"(?:\[[ \t]*(?P<s1>-?[0-9]*)[ \t]*(?::|\.\.\.?|,)[ \t]*-?[0-9]+[ \t]
           rb"|(?<![A-Za-z0-9_.:])left[ \t]*\((?:[^()\n,]|\([^()\n]*\))*,[ \t]*[0-9]+[ \t]*\))")
 _COMPARE = (rb"[ \t]*(?:===?|!==?|=|<>|(?<![A-Za-z0-9_])(?:eq|ne)(?![A-Za-z0-9_])"
             rb"|-[ci]?(?:eq|ne)(?![A-Za-z0-9_]))[ \t]*")  # PowerShell's `-eq`, `-ceq`, `-ne`
-_SLICE_THEN = re.compile(rb"(?i)" + _SLICE + _COMPARE + rb"""(?P<q>['"`])(?P<text>[^'"`\n\\]{1,128})(?P=q)""")
-_LITERAL_THEN = re.compile(rb"""(?i)(?P<q>['"`])(?P<text>[^'"`\n\\]{1,128})(?P=q)""" + _COMPARE
+_SLICE_THEN = lazy_re.compile(
+    rb"(?i)" + _SLICE + _COMPARE + rb"""(?P<q>['"`])(?P<text>[^'"`\n\\]{1,128})(?P=q)""")
+_LITERAL_THEN = lazy_re.compile(rb"""(?i)(?P<q>['"`])(?P<text>[^'"`\n\\]{1,128})(?P=q)""" + _COMPARE
                            + rb"[\"']?[A-Za-z_$@%][\w$.:>-]*" + _SLICE)
 # Ansible/Jinja: `select('match', 'web0')`, `selectattr('name', 'search', 'web0')`, `is match('web0')`
-_JINJA_TEST = re.compile(rb"""(?:(?:select|reject)(?:attr)?[ \t]*\((?:[ \t]*['"][^'"\n]*['"][ \t]*,)?[ \t]*"""
+_JINJA_TEST = lazy_re.compile(
+    rb"""(?:(?:select|reject)(?:attr)?[ \t]*\((?:[ \t]*['"][^'"\n]*['"][ \t]*,)?[ \t]*"""
                          rb"""(?P<q1>['"])(?P<kind>match|search|regex)(?P=q1)[ \t]*,[ \t]*"""
                          rb"""|(?<![A-Za-z0-9_])is[ \t]+(?:not[ \t]+)?(?P<kind2>match|search|regex)"""
                          rb"""[ \t]*\([ \t]*)"""
                          rb"""(?P<q>['"])(?P<text>[^'"\n\\]{1,128})(?P=q)""")
 # A regex literal that searches a name: Perl/Ruby `h =~ /^web0/`, JS `h.match(/^web0/)`,
 # `/^web0/.test(h)`, PowerShell `$h -match '^web0'`
-_REGEX_LITERAL = re.compile(rb"(?:=~|!~|\.match[ \t]*\(|\.search[ \t]*\()"
+_REGEX_LITERAL = lazy_re.compile(rb"(?:=~|!~|\.match[ \t]*\(|\.search[ \t]*\()"
                             rb"[ \t]*/(?P<text>(?:[^/\\\n]|\\.){1,128})/[a-z]*"
                             rb"|(?<![\w)\]])/(?P<text2>(?:[^/\\\n]|\\.){1,128})/[a-z]*\.test[ \t]*\(")
-_PS_MATCH = re.compile(rb"""(?i)(?<![\w-])-[ci]?match[ \t]+(?P<q>['"])(?P<text>[^'"\n]{1,128})(?P=q)""")
+_PS_MATCH = lazy_re.compile(rb"""(?i)(?<![\w-])-[ci]?match[ \t]+(?P<q>['"])(?P<text>[^'"\n]{1,128})(?P=q)""")
 # Make: `$(filter web0%,$(HOSTS))`, `$(filter-out web0% db%,...)`: the words before the comma
-_MAKE_FILTER = re.compile(rb"\$[({]filter(?:-out)?[ \t]+(?P<words>[^,()${}\n]+),")
+_MAKE_FILTER = lazy_re.compile(rb"\$[({]filter(?:-out)?[ \t]+(?P<words>[^,()${}\n]+),")
 # Java's `h.regionMatches(0, "web0", 0, 4)` (`regionMatches(true, 0, ...)` caseless): a prefix
 # where the name's offset is 0, else a substring
-_REGION = re.compile(rb"""\.regionMatches[ \t]*\([ \t]*(?:(?:true|false|[A-Za-z_]\w*)[ \t]*,[ \t]*)?"""
+_REGION = lazy_re.compile(rb"""\.regionMatches[ \t]*\([ \t]*(?:(?:true|false|[A-Za-z_]\w*)[ \t]*,[ \t]*)?"""
                      rb"""(?P<at>[0-9]+|[A-Za-z_]\w*)[ \t]*,[ \t]*(?P<q>")(?P<text>[^"\n\\]{1,128})(?P=q)""")
 # the shell's `${h#pattern}` and `${h##pattern}` (the pattern up to `}`, no nested expansion)
-_SHELL_PREFIX = re.compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*##?(?P<text>[^{}$\s\"'`]{1,128})\}")
+_SHELL_PREFIX = lazy_re.compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*##?(?P<text>[^{}$\s\"'`]{1,128})\}")
 
 
 def might_hold(data: bytes, lowered: bytes | None = None) -> bool:

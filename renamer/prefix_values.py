@@ -47,7 +47,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from renamer import access_heads, computed_addresses
+from renamer import access_heads, computed_addresses, lazy_re
 from renamer.occurrences import Match
 
 REASON = "prefix"
@@ -62,15 +62,16 @@ _WORDS = rb"(?:XXX|xxx|XX|xx|X|x|NNN|NN|N|YYY|YY|Y|Z)(?![A-Za-z0-9_])"
 _DIRECTIVE = rb"%0?\d{0,2}[diusg]"
 _TEMPLATE = rb"(?:\$|\{|#\{|<[A-Za-z_])"
 # `%` alone: a SQL host wildcard (MySQL's `'app'@'10.0.48.%'`, f28 finding 19).
-_PLACE_V4 = re.compile(rb"(?:" + _WORDS + rb"|" + _DIRECTIVE + rb"|" + _TEMPLATE + rb"|%(?![0-9A-Za-z_]))")
+_PLACE_V4 = lazy_re.compile(
+    rb"(?:" + _WORDS + rb"|" + _DIRECTIVE + rb"|" + _TEMPLATE + rb"|%(?![0-9A-Za-z_]))")
 # After a wider head's dot: a SQL wildcard or a template (no placeholder word: `10.0.x` is a version).
-_PLACE_WIDE = re.compile(rb"(?:%|" + _TEMPLATE + rb")")
-_PLACE_RENAMED = re.compile(rb"(?:" + _WORDS + rb"|" + _DIRECTIVE + rb")")
+_PLACE_WIDE = lazy_re.compile(rb"(?:%|" + _TEMPLATE + rb")")
+_PLACE_RENAMED = lazy_re.compile(rb"(?:" + _WORDS + rb"|" + _DIRECTIVE + rb")")
 # A whole value: what may stand before (on its line) and after it.
-_ASSIGNED = re.compile(rb"(?:(?<![=!<>~])=|(?<![:A-Za-z0-9_])-|:|\[|,)[ \t]*$")
-_ENDS = re.compile(rb"[ \t]*(?:\r?\n|$|#|;|,|\]|\}|//)")
+_ASSIGNED = lazy_re.compile(rb"(?:(?<![=!<>~])=|(?<![:A-Za-z0-9_])-|:|\[|,)[ \t]*$")
+_ENDS = lazy_re.compile(rb"[ \t]*(?:\r?\n|$|#|;|,|\]|\}|//)")
 # The key (or line) before a value that says it is no network: a version and its kin.
-_NOT_A_NETWORK = re.compile(rb"version|(?<![a-z])ver(?![a-z])|(?<![a-z])tag|release|image|chart|"
+_NOT_A_NETWORK = lazy_re.compile(rb"version|(?<![a-z])ver(?![a-z])|(?<![a-z])tag|release|image|chart|"
                             rb"(?<![a-z])date|checksum|(?<![a-z])sha(?:\d+|sum)?(?![a-z])|digest|(?<![a-z])oid(?![a-z])|"
                             rb"(?<![a-z])mib(?![a-z])|==|>=|<=|~>|\^", re.I)
 
@@ -329,8 +330,8 @@ def _new_head(text: str, move: _Move) -> str | None:
 
 # A code span's closing (opening) backticks, then markup, then a character of an address: the span is
 # one piece of a value the markup splits.
-_GLUED_AFTER = re.compile(rb"`+[*_~`]+[0-9A-Fa-f.:]")
-_GLUED_BEFORE = re.compile(rb"[0-9A-Fa-f.:][*_~`]+`+\Z")
+_GLUED_AFTER = lazy_re.compile(rb"`+[*_~`]+[0-9A-Fa-f.:]")
+_GLUED_BEFORE = lazy_re.compile(rb"[0-9A-Fa-f.:][*_~`]+`+\Z")
 
 
 def _whole(data: bytes, start: int, end: int) -> bool:

@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from renamer import lazy_re
+
 Verdict = Literal["record", "live", "undecided"]
 
 # The folders holding roles or charts by the name of what they do, and what a role's or chart's own
@@ -45,34 +47,34 @@ _VARS_DIRS = frozenset({"host_vars", "group_vars"})
 _INVENTORY_DIRS = frozenset({"inventories", "inventory"})
 # An Ansible inventory file by its name (`hosts`, `hosts.ini`, `inventory.yml`).
 # A bare `hosts` is as often a copy of /etc/hosts: its content decides (`live_by_content`).
-_INVENTORY_NAME = re.compile(r"(?i)^(?:hosts\.(?:ini|ya?ml)|inventory(?:\.(?:ini|ya?ml|cfg|toml))?)$")
-_INI_GROUP = re.compile(rb"(?m)^\[[^\]\s]+\][ \t]*\r?$")
+_INVENTORY_NAME = lazy_re.compile(r"(?i)^(?:hosts\.(?:ini|ya?ml)|inventory(?:\.(?:ini|ya?ml|cfg|toml))?)$")
+_INI_GROUP = lazy_re.compile(rb"(?m)^\[[^\]\s]+\][ \t]*\r?$")
 # An INI inventory under any name (`prod.ini`, `lab`): a `[group]` header over a bare host line.
-_INI_HOSTS = re.compile(rb"(?m)^\[[^\]\s:]+\][ \t]*\r?\n(?:[ \t]*(?:[#;].*)?\r?\n)*"
+_INI_HOSTS = lazy_re.compile(rb"(?m)^\[[^\]\s:]+\][ \t]*\r?\n(?:[ \t]*(?:[#;].*)?\r?\n)*"
                         rb"[A-Za-z0-9_][\w.-]*[ \t]*\r?$")
 # An Ansible role's folders (and a Helm chart's templates/): what runs, never a note.
 _ROLE_PARTS = frozenset({"tasks", "handlers", "defaults", "vars", "meta", "templates"})
 # Live by their name alone.
-_LIVE_NAME = re.compile(
+_LIVE_NAME = lazy_re.compile(
     r"(?i)^(?:(?:docker-)?compose(?:[._-][\w.-]+)?\.ya?ml|[\w.-]+\.compose\.ya?ml|\.env"
     r"|Dockerfile(?:\.[\w.-]+)?|Containerfile|[\w.-]+\.dockerfile|kustomization\.ya?ml|Chart\.ya?ml"
     r"|helmfile\.ya?ml|ansible\.cfg|[\w.-]+\.(?:tf|tfvars|nomad|j2|jinja2?)"
     r"|[\w.@-]+\.(?:service|timer|socket|path|mount|automount|target))$")
 # A dated folder name (2024-05-01, 20240501), as classify.FILE_DATE reads a file name.
-_DATED = re.compile(r"(?<!\d)\d{4}-?\d{2}-?\d{2}(?!\d)")
+_DATED = lazy_re.compile(r"(?<!\d)\d{4}-?\d{2}-?\d{2}(?!\d)")
 # Live by their content (as scaffold_live.py reads them for init).
-_YAML = re.compile(r"(?i)\.ya?ml$")
+_YAML = lazy_re.compile(r"(?i)\.ya?ml$")
 _MANIFEST = (re.compile(rb"(?m)^apiVersion:[ \t]*\S"), re.compile(rb"(?m)^kind:[ \t]*\S"))
-_COMPOSE = re.compile(rb"(?m)^services:[ \t]*(?:#.*)?\r?$")
-_PLAY = re.compile(rb"(?m)^-[ \t]+(?:hosts:|import_playbook:|ansible\.builtin\.import_playbook:)"
+_COMPOSE = lazy_re.compile(rb"(?m)^services:[ \t]*(?:#.*)?\r?$")
+_PLAY = lazy_re.compile(rb"(?m)^-[ \t]+(?:hosts:|import_playbook:|ansible\.builtin\.import_playbook:)"
                    rb"|^-[ \t]+name:.*\r?\n[ \t]+hosts:")
 # An Ansible inventory by its content: YAML's top-level `all:` over `hosts:`/`children:`, or an INI
 # host line setting a connection variable (`nas ansible_host=10.0.40.30`): break-it round 16, #2.
 _YAML_INVENTORY = (re.compile(rb"(?m)^all:[ \t]*(?:#.*)?\r?$"),
                    re.compile(rb"(?m)^[ \t]+(?:hosts|children):"))
-_INI_INVENTORY = re.compile(rb"(?m)^[^\s#;=\[]+(?:[ \t]+\w+=\S+)*[ \t]+"
+_INI_INVENTORY = lazy_re.compile(rb"(?m)^[^\s#;=\[]+(?:[ \t]+\w+=\S+)*[ \t]+"
                             rb"ansible_(?:host|user|port|connection)=\S+(?:[ \t]+\w+=\S+)*[ \t]*\r?$")
-_WILDCARD = re.compile(r"(?<!\\)[*?\[]")
+_WILDCARD = lazy_re.compile(r"(?<!\\)[*?\[]")
 # A machine's file tree copied whole: `backups/host1/etc/...`.
 _TREE = frozenset({"etc", "usr", "var", "opt", "srv", "home", "root", "boot", "lib"})
 

@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
+
 # C0 controls but tab and newline, a CR that ends no CRLF, DEL and C1; the format characters
 # that reorder or hide text (soft hyphen, Arabic letter mark, zero-width ones, bidi embeddings,
 # overrides and isolates, word joiners, BOM, interlinear annotation), line and paragraph
 # separators, private use, and the surrogate escapes of bytes that were not UTF-8.
-_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
+_UNSAFE = lazy_re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
                      "\u2060-\u2069\ufeff\ufff9-\ufffb\ue000-\uf8ff\udc80-\udcff]|\r(?!\n)")
-_SAFE = re.compile("[\t\n\r\x20-\x7e]*")
+_SAFE = lazy_re.compile("[\t\n\r\x20-\x7e]*")
 # Colour codes renamer itself adds (click.style: ESC [ numbers m) and nothing else of ESC's.
-_SGR = re.compile(r"\x1b\[[0-9;]*m")
+_SGR = lazy_re.compile(r"\x1b\[[0-9;]*m")
 
 
 def _escape(m: re.Match[str]) -> str:

@@ -18,16 +18,17 @@ import ipaddress
 import re
 from collections.abc import Sequence
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 from renamer.prefix_moves import MASK, PrefixMove
 
-_COMMENT = re.compile(rb"(?m)^[ \t]*(?:#|//|;|--|!)[^\n]*\n?")
+_COMMENT = lazy_re.compile(rb"(?m)^[ \t]*(?:#|//|;|--|!)[^\n]*\n?")
 # A C block comment (`/* pods: 10.42.0.0/16\n   a /16 gives ~64K */`), and a code line (t32-33 finding 09).
-_BLOCK = re.compile(rb"/\*.*?\*/", re.S)
-_LINE = re.compile(rb"(?m)^[^\n]*\n?")
-_NETWORK = re.compile(rb"(?<![0-9A-Za-z.:])(?P<net>[0-9]{1,3}(?:\.[0-9]{1,3}){3}/[0-9]{1,2}"
+_BLOCK = lazy_re.compile(rb"/\*.*?\*/", re.S)
+_LINE = lazy_re.compile(rb"(?m)^[^\n]*\n?")
+_NETWORK = lazy_re.compile(rb"(?<![0-9A-Za-z.:])(?P<net>[0-9]{1,3}(?:\.[0-9]{1,3}){3}/[0-9]{1,2}"
                       rb"|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}/[0-9]{1,3})(?![0-9])")
-_BARE = re.compile(rb"(?<![\w./:%-])/(?P<n>[0-9]{1,3})(?![\w/.])")
+_BARE = lazy_re.compile(rb"(?<![\w./:%-])/(?P<n>[0-9]{1,3})(?![\w/.])")
 
 
 def prose(data: bytes, matches: list[Match], moves: Sequence[PrefixMove]) -> list[Match]:

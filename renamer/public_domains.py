@@ -33,8 +33,9 @@ Pure: bytes and names in, decisions out.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
+
+from renamer import lazy_re
 
 KEPT = "public-domain"
 # Top-level labels a lab's private names never end in: generic and country TLDs in wide use on the
@@ -73,9 +74,9 @@ _SECOND_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", 
                            "ltd", "plc", "me", "gen", "info", "biz", "mil", "sch", "nic"})
 # RFC 2606's documentation domains: no organisation's names, as a lab's placeholders they follow.
 RESERVED = frozenset({"example.com", "example.net", "example.org"})
-_TAIL = re.compile(rb"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+\.?(?![A-Za-z0-9_-])")
-_URL_HEAD = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]{0,20}://([^/\s\"'<>?#]+)")
-_BARE_HEAD = re.compile(rb"(?<![A-Za-z0-9_.@/:$%-])((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,})(?=/[A-Za-z0-9])")
+_TAIL = lazy_re.compile(rb"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+\.?(?![A-Za-z0-9_-])")
+_URL_HEAD = lazy_re.compile(rb"[A-Za-z][A-Za-z0-9+.-]{0,20}://([^/\s\"'<>?#]+)")
+_BARE_HEAD = lazy_re.compile(rb"(?<![A-Za-z0-9_.@/:$%-])((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,})(?=/[A-Za-z0-9])")
 
 
 def own_domains(hosts: Iterable[tuple[str, str]]) -> frozenset[str]:
@@ -155,11 +156,11 @@ def host_decision(data: bytes, span: tuple[int, int], own: frozenset[str]) -> st
 
 # A bare domain in a host's place (outside round 25, finding 06): the value of a key naming a server,
 # or a network command's argument; there a URL_TLDS label (`ntfy.sh`, `ollama.ai`) is a domain too.
-_SERVER_KEY = re.compile(rb"(?i)(?:^(?:\xef\xbb\xbf)?|[\s{,\"'])[\"']?(?:[A-Za-z0-9_]*[_.-])?"
+_SERVER_KEY = lazy_re.compile(rb"(?i)(?:^(?:\xef\xbb\xbf)?|[\s{,\"'])[\"']?(?:[A-Za-z0-9_]*[_.-])?"
                          rb"(?:upstream|server|servers|host|hostname"
                          rb"|url|uri|endpoint|address|addr|domain|remote|proxy|base_url|baseurl|api_url"
                          rb"|registry|mirror|origin)[\"']?[ \t]*(?:[:=]|=>)[ \t]*[\"'\[]?[ \t]*\Z")
-_NET_COMMAND = re.compile(rb"(?:^|[\s;&|(`$])(?:curl|wget|ping|ping6|ssh|nc|ncat|telnet|http|https|xh"
+_NET_COMMAND = lazy_re.compile(rb"(?:^|[\s;&|(`$])(?:curl|wget|ping|ping6|ssh|nc|ncat|telnet|http|https|xh"
                           rb"|traceroute|mtr|dig|host|nslookup|openssl[ \t]+s_client)"
                           rb"(?:[ \t]+(?:-[^\s]*|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-][^\s]*))*?[ \t]+[\"']?\Z")
 

@@ -16,19 +16,21 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator
 
+from renamer import lazy_re
 from renamer.key_refs import ANY, LOADED, KeyRef
 
 _LOAD = rb"(?<![\w.])(?:yaml\.(?:safe_|full_|unsafe_)?load|json\.loads?|tomllib\.loads?|toml\.loads?)[ \t]*\("
-_LOAD_CALL = re.compile(_LOAD)
-_BOUND = re.compile(rb"(?<![\w.])(?P<var>[A-Za-z_]\w*)[ \t]*=[ \t]*(?=" + _LOAD + rb")")
+_LOAD_CALL = lazy_re.compile(_LOAD)
+_BOUND = lazy_re.compile(rb"(?<![\w.])(?P<var>[A-Za-z_]\w*)[ \t]*=[ \t]*(?=" + _LOAD + rb")")
 _Q = rb"""\\?(?P<q>['"])(?P<sub>[^'"\\\n]*)\\?(?P=q)"""
-_SUB = re.compile(rb"[ \t]*\[[ \t]*" + _Q + rb"[ \t]*\]")
-_GET = re.compile(rb"[ \t]*\.[ \t]*get[ \t]*\([ \t]*" + _Q)
-_IN = re.compile(_Q + rb"[ \t]+(?:not[ \t]+)?in[ \t]+\Z")
-_OPEN = re.compile(rb"""(?<![\w.])open[ \t]*\([ \t]*\\?(?P<q>['"])(?P<path>[^'"\\\n]+)\\?(?P=q)""")
-_HANDLE = re.compile(rb"""(?<![\w.])open[ \t]*\([ \t]*\\?(?P<q>['"])(?P<path>[^'"\\\n]+)\\?(?P=q)[^()\n]*\)"""
+_SUB = lazy_re.compile(rb"[ \t]*\[[ \t]*" + _Q + rb"[ \t]*\]")
+_GET = lazy_re.compile(rb"[ \t]*\.[ \t]*get[ \t]*\([ \t]*" + _Q)
+_IN = lazy_re.compile(_Q + rb"[ \t]+(?:not[ \t]+)?in[ \t]+\Z")
+_OPEN = lazy_re.compile(rb"""(?<![\w.])open[ \t]*\([ \t]*\\?(?P<q>['"])(?P<path>[^'"\\\n]+)\\?(?P=q)""")
+_HANDLE = lazy_re.compile(
+    rb"""(?<![\w.])open[ \t]*\([ \t]*\\?(?P<q>['"])(?P<path>[^'"\\\n]+)\\?(?P=q)[^()\n]*\)"""
                      rb"""[ \t]+as[ \t]+(?P<var>[A-Za-z_]\w*)""")
-_STRING = re.compile(rb"""\\?(?P<q>['"])(?:[^'"\\\n]|\\[^'"])*\\?(?P=q)""")
+_STRING = lazy_re.compile(rb"""\\?(?P<q>['"])(?:[^'"\\\n]|\\[^'"])*\\?(?P=q)""")
 
 
 def might_hold(data: bytes) -> bool:

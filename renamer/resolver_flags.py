@@ -15,15 +15,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 # dnsmasq 2.90's short options (`dnsmasq --help`): those taking a value, and the five read here.
 _TAKES_VALUE = frozenset(b"aABcCFgGHiIjJlmMOpPQrSstTuUVWxXY12346780")
 _READ = {ord("s"): b"domain", ord("E"): b"expand-hosts", ord("H"): b"addn-hosts", ord("h"): b"no-hosts",
          ord("G"): b"dhcp-host"}
 
-_DNSMASQ = re.compile(rb"(?<![A-Za-z0-9_.-])dnsmasq(?![A-Za-z0-9_-]|\.[A-Za-z0-9])")
-_COMMAND_KEY = re.compile(rb"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?:command|args|entrypoint)[ \t]*:"
+_DNSMASQ = lazy_re.compile(rb"(?<![A-Za-z0-9_.-])dnsmasq(?![A-Za-z0-9_-]|\.[A-Za-z0-9])")
+_COMMAND_KEY = lazy_re.compile(rb"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?:command|args|entrypoint)[ \t]*:"
                           rb"(?P<rest>[^\r\n]*)", re.MULTILINE)
-_TOKEN = re.compile(rb"\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s\"'\[\]]+)")
+_TOKEN = lazy_re.compile(rb"\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s\"'\[\]]+)")
 
 
 @dataclass(frozen=True)

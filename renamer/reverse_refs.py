@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
 REASON = "reverse-owner"
@@ -42,7 +43,7 @@ _SUFFIXES = (".in-addr.arpa", ".ip6.arpa")
 # A reverse zone's (or owner's) name, whole.
 _NAME = re.compile(rb"(?i)(?<![A-Za-z0-9./_-])((?:[0-9a-f]{1,3}\.)+(?:in-addr|ip6)\.arpa)\.?"
                    rb"(?![A-Za-z0-9_-])")
-_ZONE_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])(?:-ZoneName|zone_?id|domain_?id|zone_?name|managed_zone"
+_ZONE_KEY = lazy_re.compile(rb"(?i)(?<![A-Za-z0-9_])(?:-ZoneName|zone_?id|domain_?id|zone_?name|managed_zone"
                        rb"|hosted_?zone_?id|zone)[\"']?[ \t]*(?:=|:|,|[ \t])")
 _SPAN = 2048
 

@@ -27,6 +27,7 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.names import IPNetwork
 
 Rule = tuple[list[IPNetwork], list[tuple[int, int, IPNetwork]], str]
@@ -36,17 +37,19 @@ _A6 = rb"[0-9A-Fa-f]*:[0-9A-Fa-f:.]*"
 _PREFIX = rb"(?:" + _A4 + rb"|" + _A6 + rb")/[0-9]{1,3}"
 _REJECT = {b"unreachable", b"blackhole", b"prohibit", b"null0", b"reject", b"net_gateway", b"throw"}
 _HOOK = rb"(?:(?:up|post-up|pre-up|down|pre-down|post-down)[ \t]+)?"  # ifupdown's hooks
-_IPROUTE = re.compile(rb"(?m)^[ \t]*" + _HOOK + rb"(?:sudo[ \t]+)?(?:/s?bin/)?ip[ \t]+(?:-[46][ \t]+)?"
+_IPROUTE = lazy_re.compile(rb"(?m)^[ \t]*" + _HOOK + rb"(?:sudo[ \t]+)?(?:/s?bin/)?ip[ \t]+(?:-[46][ \t]+)?"
                       rb"(?:-\w+[ \t]+)*route[ \t]+(?:add|replace|append|a)[ \t]+([^\r\n;&|#]*)")
-_NETTOOLS = re.compile(rb"(?m)^[ \t]*" + _HOOK + rb"(?:/s?bin/)?route[ \t]+add[ \t]+-net[ \t]+(" + _A4
+_NETTOOLS = lazy_re.compile(rb"(?m)^[ \t]*" + _HOOK + rb"(?:/s?bin/)?route[ \t]+add[ \t]+-net[ \t]+(" + _A4
                        + rb"(?:/[0-9]{1,2})?)(?:[ \t]+netmask[ \t]+(" + _A4 + rb"))?([^\r\n;&|#]*)")
-_STATIC = re.compile(rb"(?m)^[ \t]*(ip|ipv6)[ \t]+route[ \t]+(?:vrf[ \t]+(\S+)[ \t]+)?(" + _PREFIX + rb"|"
+_STATIC = lazy_re.compile(
+    rb"(?m)^[ \t]*(ip|ipv6)[ \t]+route[ \t]+(?:vrf[ \t]+(\S+)[ \t]+)?(" + _PREFIX + rb"|"
                      + _A4 + rb"[ \t]+" + _A4 + rb")(?![0-9./])([^\r\n!]*)")
-_VRF = re.compile(rb"(?m)^vrf[ \t]+(?:definition[ \t]+|context[ \t]+)?(\S+)[ \t]*$|^(?:exit-vrf|!)[ \t]*$")
-_OPENVPN = re.compile(rb"(?m)^[ \t]*(?:push[ \t]+\")?(route|route-ipv6)[ \t]+("
+_VRF = lazy_re.compile(
+    rb"(?m)^vrf[ \t]+(?:definition[ \t]+|context[ \t]+)?(\S+)[ \t]*$|^(?:exit-vrf|!)[ \t]*$")
+_OPENVPN = lazy_re.compile(rb"(?m)^[ \t]*(?:push[ \t]+\")?(route|route-ipv6)[ \t]+("
                       + _PREFIX + rb"|"
                       + _A4 + rb"(?:[ \t]+" + _A4 + rb")?)(?![0-9./])([^\r\n\"]*)")
-_ISTIO = re.compile(rb"(?m)^([ \t]*)[\"']?([\w./-]*?)exclude([A-Za-z]*IPRanges)[\"']?[ \t]*:"
+_ISTIO = lazy_re.compile(rb"(?m)^([ \t]*)[\"']?([\w./-]*?)exclude([A-Za-z]*IPRanges)[\"']?[ \t]*:"
                     rb"[ \t]*([^\r\n]*)$")
 _NET = re.compile(rb"(?<![0-9A-Za-z.:])" + _PREFIX + rb"(?![0-9])")
 

@@ -22,21 +22,21 @@ trigger's alone.
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.names import IPNetwork
 from renamer.prefix_moves import OUTSIDE, ZONE, PrefixMove
 
 NEEDLE = b"rpz-"
-_TRIGGER = re.compile(rb"(?<![A-Za-z0-9_.-])([0-9]{1,3})\.((?:[0-9A-Fa-fZz]{1,4}\.){1,8})"
+_TRIGGER = lazy_re.compile(rb"(?<![A-Za-z0-9_.-])([0-9]{1,3})\.((?:[0-9A-Fa-fZz]{1,4}\.){1,8})"
                       rb"(rpz-(?:ip|client-ip|nsip))(?![A-Za-z0-9_-])")
-_KIND = re.compile(r"(?i)rpz-(?:ip|client-ip|nsip)")
-_LABEL = re.compile(r"[0-9A-Fa-fZz]{1,4}")
+_KIND = lazy_re.compile(r"(?i)rpz-(?:ip|client-ip|nsip)")
+_LABEL = lazy_re.compile(r"[0-9A-Fa-fZz]{1,4}")
 # A zone file line: `$ORIGIN name`, or an owner name in the first column.
-_ORIGIN = re.compile(rb"(?im)^\$ORIGIN[ \t]+([^ \t\r\n;]+)")
-_OWNER = re.compile(rb"(?m)^([^ \t\r\n;$@()\"][^ \t\r\n;()\"]*)")
+_ORIGIN = lazy_re.compile(rb"(?im)^\$ORIGIN[ \t]+([^ \t\r\n;]+)")
+_OWNER = lazy_re.compile(rb"(?m)^([^ \t\r\n;$@()\"][^ \t\r\n;()\"]*)")
 
 
 @dataclass(frozen=True)

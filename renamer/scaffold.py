@@ -13,6 +13,7 @@ import datetime as dt
 import re
 from pathlib import Path
 
+from renamer import lazy_re
 from renamer.allowlist_load import load_allowlists
 from renamer.atomic import save
 from renamer.config_load import load_config
@@ -22,7 +23,7 @@ from renamer.scaffold_place import Proposal
 from renamer.scaffold_propose import propose
 from renamer.scaffold_render import render_allowlist, render_config
 
-_MOVE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}\Z")
+_MOVE_NAME = lazy_re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}\Z")
 
 
 def parse_pairs(values: tuple[str, ...]) -> list[tuple[str, str]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
 from renamer.classify import literal_pattern
 from renamer.preset_folders import in_unit
 
@@ -15,14 +16,14 @@ from renamer.preset_folders import in_unit
 # `previous*` as prefixes (`backups-2024`, `archive_zones`, `previous_records`); the other words
 # whole or joined by a separator (`old`, `old-configs`, `nginx_old`), never inside a word
 # (`fold`, `threshold`, `cold-storage` stay current).
-BACKUP_FOLDER = re.compile(
+BACKUP_FOLDER = lazy_re.compile(
     r"(?i)^\.?(?:previous.*|prev|backups?.*|archives?.*|archived|"
     r"(?:.*[-_.])?(?:old|olds|bak|baks|attic|dumps?|snapshots?|obsolete|retired)(?:[-_.].*)?|history)$")
 
 # A file name ending so is a copy: an editor's or a package manager's leftover (`.save.1` is nano's
 # numbered save, `~` an editor's), or a copy with the old marker before the extension
 # (`compose.old.yml`, `hosts-bak.ini`). The marker must follow a separator: `fold.conf` is current.
-_BACKUP_FILE = re.compile(
+_BACKUP_FILE = lazy_re.compile(
     r"(?i)(?:\.(?:bak|backup|old|orig|save|prev|dist|swp)(?:[.-]?\d+)?~?"
     r"|[-_](?:bak|backup|old|orig)\d*"
     r"|[._-](?:bak|backup|old|orig|prev|previous)\.[a-z0-9]{1,5}"
@@ -30,7 +31,7 @@ _BACKUP_FILE = re.compile(
 
 
 # A script or unit named for the backup it runs (break-it round 4, finding 7).
-_DOES_BACKUPS = re.compile(r"(?i)[._-]backups?\.(?:sh|bash|zsh|py|pl|rb|ps1|service|timer|socket|path)$")
+_DOES_BACKUPS = lazy_re.compile(r"(?i)[._-]backups?\.(?:sh|bash|zsh|py|pl|rb|ps1|service|timer|socket|path)$")
 
 
 def backup_file_pattern(name: str) -> str | None:
@@ -52,7 +53,7 @@ def is_backup_folder(name: str) -> bool:
 
 
 # What a backup tool is made of, not what a copy is: scripts, units, an Ansible role's folders.
-_TOOLING_SUFFIX = re.compile(r"(?i)\.(?:sh|bash|py|pl|rb|ps1|service|timer|j2)$")
+_TOOLING_SUFFIX = lazy_re.compile(r"(?i)\.(?:sh|bash|py|pl|rb|ps1|service|timer|j2)$")
 _ROLE_PARTS = {"roles", "tasks", "handlers", "templates", "defaults", "meta"}
 
 

@@ -27,25 +27,26 @@ import posixpath
 import re
 from collections.abc import Callable, Collection, Sequence
 
+from renamer import lazy_re
 from renamer.classify import FILE_DATE, literal_pattern
 from renamer.preset_folders import copy_by_path
 from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern, is_role_name
 from renamer.scaffold_tooling import BACKUP_WORD, Mentions, alike, tooling_reason
 
 # Live by their name alone: what a container runtime, compose or an orchestrator reads as it is.
-_LIVE_NAME = re.compile(
+_LIVE_NAME = lazy_re.compile(
     r"(?i)^(?:(?:docker-)?compose(?:[._-][\w.-]+)?\.ya?ml|[\w.-]+\.compose\.ya?ml|(?:[\w.-]+)?\.env"
     r"|Dockerfile(?:\.[\w.-]+)?|Containerfile|[\w.-]+\.dockerfile|kustomization\.ya?ml|Chart\.ya?ml"
     r"|helmfile\.ya?ml|[\w.-]+\.tf|[\w.-]+\.nomad(?:\.hcl)?)$")
-_YAML = re.compile(r"(?i)\.ya?ml$")
+_YAML = lazy_re.compile(r"(?i)\.ya?ml$")
 # Live by their content: a Kubernetes manifest (apiVersion and kind at the top level), a compose
 # file under another name (top-level `services:`), an Ansible playbook (a play with `hosts:`).
 _MANIFEST = (re.compile(rb"(?m)^apiVersion:"), re.compile(rb"(?m)^kind:"))
-_COMPOSE = re.compile(rb"(?m)^services:[ \t]*(?:#.*)?\r?$")
-_PLAY = re.compile(rb"(?m)^-[ \t]+(?:hosts:|import_playbook:|ansible\.builtin\.import_playbook:)"
+_COMPOSE = lazy_re.compile(rb"(?m)^services:[ \t]*(?:#.*)?\r?$")
+_PLAY = lazy_re.compile(rb"(?m)^-[ \t]+(?:hosts:|import_playbook:|ansible\.builtin\.import_playbook:)"
                    rb"|^-[ \t]+name:.*\r?\n[ \t]+hosts:")
 # What a backup tool writes: its output is a copy even inside a live service's folder.
-_OUTPUT = re.compile(r"(?i)\.(?:sql|dump|pgdump|bak|tar|tgz|gz|xz|zst|bz2|zip|7z|snap|db)$")
+_OUTPUT = lazy_re.compile(r"(?i)\.(?:sql|dump|pgdump|bak|tar|tgz|gz|xz|zst|bz2|zip|7z|snap|db)$")
 
 
 def is_live_config(name: str, data: bytes) -> bool:

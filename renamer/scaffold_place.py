@@ -8,22 +8,25 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from renamer import lazy_re
 from renamer.classify import FILE_DATE, literal_pattern
 from renamer.preset_folders import PresetClaims
 from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern, is_role_name, looks_like_tooling
 from renamer.scaffold_live import is_tool_output
 
 # Folder names that hold history whatever their files say.
-HISTORY = re.compile(r"(?i)^(.*memory\.d|journals?|logbook|history|incidents?|postmortems?|post-mortems?|"
+HISTORY = lazy_re.compile(
+    r"(?i)^(.*memory\.d|journals?|logbook|history|incidents?|postmortems?|post-mortems?|"
                       r"archives?|archived|backups?|changelog\.d|decisions?|adrs?|minutes)$")
 # Names that say nothing for sure: notes/ may be dated history or today's runbooks. Their files
 # go to the unclassified list for a person to decide, never into a record class by name alone.
-_AMBIGUOUS = re.compile(r"(?i)^(notes?|memory|memories|logs?|reports?|wiki|journal-notes)$")
+_AMBIGUOUS = lazy_re.compile(r"(?i)^(notes?|memory|memories|logs?|reports?|wiki|journal-notes)$")
 # Fixture folders freeze data on purpose: their own record class, with a reason to edit.
-FIXTURES = re.compile(r"(?i)^(fixtures?|testdata|test-data|__fixtures__|__snapshots__|snapshots?|golden)$")
+FIXTURES = lazy_re.compile(
+    r"(?i)^(fixtures?|testdata|test-data|__fixtures__|__snapshots__|snapshots?|golden)$")
 # Test folders hold both kinds: a test that reads the live configuration (current state: it must
 # follow the files it tests) and one that freezes old data. What it reads decides (scaffold_tests.py).
-TESTS = re.compile(r"(?i)^(tests?|specs?|__tests__|t)$")
+TESTS = lazy_re.compile(r"(?i)^(tests?|specs?|__tests__|t)$")
 FIXTURES_CLASS = "test-fixtures"
 BACKUPS_CLASS = "backup-copies"
 

@@ -10,12 +10,13 @@ the config it loads: `../scripts/render.sh`, `$ROOT/inventory/hosts.yaml`) reads
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Collection
 
+from renamer import lazy_re
+
 # Words that may be paths: letters, digits, `._-/`, and a leading variable (`$ROOT/`, `${REPO}/`).
-_WORDS = re.compile(rb"(?:\$\{?\w+\}?/|\$\(\w+\)/)?[A-Za-z0-9_./-]+")
-_VARIABLE = re.compile(r"^(?:\$\{?\w+\}?|\$\(\w+\))/")  # $ROOT/, ${REPO}/, $(pwd)/
+_WORDS = lazy_re.compile(rb"(?:\$\{?\w+\}?/|\$\(\w+\)/)?[A-Za-z0-9_./-]+")
+_VARIABLE = lazy_re.compile(r"^(?:\$\{?\w+\}?|\$\(\w+\))/")  # $ROOT/, ${REPO}/, $(pwd)/
 
 
 def live_file(rel: str, data: bytes, live: Collection[str], listed: Collection[str]) -> str | None:

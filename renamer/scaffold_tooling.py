@@ -20,11 +20,13 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable
 
+from renamer import lazy_re
+
 # Folder names that say "backups" rather than "old": what runs the backup may live there.
-BACKUP_WORD = re.compile(r"(?i)^\.?(?:backups?|bak|baks)(?:[-_.].*)?$")
-_UNIT = re.compile(r"(?i)\.(?:service|timer|socket|path|mount|automount|target)$")
-_CRONTAB = re.compile(r"(?i)^(?:crontab|[\w.-]+\.cron(?:tab)?|anacrontab)$")
-_SCRIPT = re.compile(r"(?i)\.(?:sh|bash|zsh|py|pl|rb|ps1|fish)$")
+BACKUP_WORD = lazy_re.compile(r"(?i)^\.?(?:backups?|bak|baks)(?:[-_.].*)?$")
+_UNIT = lazy_re.compile(r"(?i)\.(?:service|timer|socket|path|mount|automount|target)$")
+_CRONTAB = lazy_re.compile(r"(?i)^(?:crontab|[\w.-]+\.cron(?:tab)?|anacrontab)$")
+_SCRIPT = lazy_re.compile(r"(?i)\.(?:sh|bash|zsh|py|pl|rb|ps1|fish)$")
 _NEAR = 0.8  # share of the shorter file's lines found, in order, in the other
 _HALF = 0.5  # the shorter file at least half as long
 

@@ -38,6 +38,7 @@ import subprocess
 from dataclasses import replace
 from typing import Any
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
 SOPS = "sops"
@@ -57,7 +58,7 @@ HINTS = {
              "with a keep rule"),
 }
 _CIPHERTEXT = b"ENC[AES256_GCM,data:"
-_SOPS_METADATA = re.compile(rb'(?m)^(?:sops[ \t]*:|\[sops\][ \t]*\r?$|sops_mac=)|"sops"[ \t\r\n]*:')
+_SOPS_METADATA = lazy_re.compile(rb'(?m)^(?:sops[ \t]*:|\[sops\][ \t]*\r?$|sops_mac=)|"sops"[ \t\r\n]*:')
 _CLEARSIGN = b"-----BEGIN PGP SIGNED MESSAGE-----"
 _SIGNATURE_END = b"-----END PGP SIGNATURE-----"
 _DETACHED = (".asc", ".sig", ".sign", ".minisig", ".gpg", ".pgp", ".p7s")
@@ -65,10 +66,10 @@ _ARMOURED = b"-----BEGIN PGP SIGNATURE-----"
 # A key where a block mapping (`kind:`, `- kind:` in a list), a flow mapping or JSON (`{"kind":`,
 # `, kind:`) may hold it: a one-line JSON SealedSecret is as sealed as a block one (round 17, #3b).
 _KEY = rb'(?:^[ \t]*(?:-[ \t]+)*|[{,][ \t\r\n]*)["\']?'
-_SEALED_KIND = re.compile(rb"(?m)" + _KEY + rb'kind["\']?[ \t]*:[ \t]*["\']?SealedSecret\b')
-_DOCUMENT = re.compile(rb"(?m)^---")
-_SCOPED = re.compile(rb"(?m)" + _KEY + rb'(?P<key>name|namespace)["\']?[ \t]*:')
-_WIDE = re.compile(rb'sealedsecrets\.bitnami\.com/(cluster|namespace)-wide"?[ \t]*:[ \t]*"?true')
+_SEALED_KIND = lazy_re.compile(rb"(?m)" + _KEY + rb'kind["\']?[ \t]*:[ \t]*["\']?SealedSecret\b')
+_DOCUMENT = lazy_re.compile(rb"(?m)^---")
+_SCOPED = lazy_re.compile(rb"(?m)" + _KEY + rb'(?P<key>name|namespace)["\']?[ \t]*:')
+_WIDE = lazy_re.compile(rb'sealedsecrets\.bitnami\.com/(cluster|namespace)-wide"?[ \t]*:[ \t]*"?true')
 
 
 def sealed_secret_spans(data: bytes) -> list[tuple[int, int]]:
@@ -248,10 +249,10 @@ def _head(path: str) -> bytes | None:
 _DETACHED_BYTES = tuple(s.encode() for s in _DETACHED)
 _MAX_SIGNATURES = 2000  # a tree listing this many signatures: the rest are not read
 _MAX_NAMED = 200  # signatures of other kinds looked for on the repo's lines, at most
-_PATH_WORD = re.compile(rb"[A-Za-z0-9._/@+~-]+")
+_PATH_WORD = lazy_re.compile(rb"[A-Za-z0-9._/@+~-]+")
 _SIGNATURE_READ = 16384
 _HASHES = {1: "md5", 2: "sha1", 3: "ripemd160", 8: "sha256", 9: "sha384", 10: "sha512", 11: "sha224"}
-_ARMOUR_BODY = re.compile(rb"-----BEGIN PGP SIGNATURE-----\r?\n(?:[^\r\n]+\r?\n)*?\r?\n"
+_ARMOUR_BODY = lazy_re.compile(rb"-----BEGIN PGP SIGNATURE-----\r?\n(?:[^\r\n]+\r?\n)*?\r?\n"
                           rb"(?P<body>[A-Za-z0-9+/=\r\n]+?)(?:\r?\n=[A-Za-z0-9+/]{4})?\r?\n"
                           rb"-----END PGP SIGNATURE-----")
 

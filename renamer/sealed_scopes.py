@@ -26,17 +26,18 @@ import shlex
 from dataclasses import replace
 from typing import Any
 
+from renamer import lazy_re
 from renamer.formats.yaml_source import parse_yaml_text
 from renamer.occurrences import Match
 from renamer.sealed import SEALED_SECRET, sealed_secret_spans, value_end
 
 KUSTOMIZATIONS = ("kustomization.yaml", "kustomization.yml", "Kustomization")
-_GATE = re.compile(rb"[Nn]amespace")
-_DOCUMENT = re.compile(rb"(?m)^---")
+_GATE = lazy_re.compile(rb"[Nn]amespace")
+_DOCUMENT = lazy_re.compile(rb"(?m)^---")
 _READ = 1024 * 1024
 _MAX_FILES = 5000  # a folder read whole: past this many manifests, bound (never an OK by omission)
-_COMMAND = re.compile(rb"\b(?:kubectl|helm|kubeseal|oc)\b")
-_NS_FLAG = re.compile(rb"(?:(?<=\s)|^)(?:-n|--namespace)(?:[ \t]+|=)[\"']?"
+_COMMAND = lazy_re.compile(rb"\b(?:kubectl|helm|kubeseal|oc)\b")
+_NS_FLAG = lazy_re.compile(rb"(?:(?<=\s)|^)(?:-n|--namespace)(?:[ \t]+|=)[\"']?"
                       rb"(?P<value>[A-Za-z0-9][A-Za-z0-9.-]*)")
 
 
@@ -238,12 +239,12 @@ def _applied_paths(document: Any) -> list[str]:
     return [posixpath.normpath(p) for p in out if isinstance(p, str) and p and "://" not in p]
 
 
-_ITEM = re.compile(rb"(?m)^([ \t]*)-[ \t]+")
-_PARAM = re.compile(r"\{\{-?\s*\.?([A-Za-z_][A-Za-z0-9_]*)\s*-?\}\}")
+_ITEM = lazy_re.compile(rb"(?m)^([ \t]*)-[ \t]+")
+_PARAM = lazy_re.compile(r"\{\{-?\s*\.?([A-Za-z_][A-Za-z0-9_]*)\s*-?\}\}")
 # A JSON6902 patch setting the namespace (`- op: add`, `path: /metadata/namespace`, `value: pug`),
 # inline or inside a `patch: |-` block; and a strategic-merge patch's `namespace:`.
-_NS_PATCH = re.compile(rb"path[\"']?[ \t]*:[ \t]*[\"']?/metadata/namespace[\"']?[ \t]*[,}\n]")
-_PATCH_VALUE = re.compile(rb"(?:^|[{,\s])[\"']?value[\"']?[ \t]*:[ \t]*")
+_NS_PATCH = lazy_re.compile(rb"path[\"']?[ \t]*:[ \t]*[\"']?/metadata/namespace[\"']?[ \t]*[,}\n]")
+_PATCH_VALUE = lazy_re.compile(rb"(?:^|[{,\s])[\"']?value[\"']?[ \t]*:[ \t]*")
 
 
 def _patch_spans(data: bytes) -> list[tuple[int, int]]:

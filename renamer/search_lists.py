@@ -16,19 +16,21 @@ import posixpath
 import re
 from collections.abc import Collection, Iterator
 
+from renamer import lazy_re
 from renamer.tool_names import Composed
 
-_DOMAIN = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+\.?")
-_RESOLV = re.compile(rb"^[ \t]*(?P<key>search|domain)[ \t]+(?P<value>[^\r\n#;]*)", re.MULTILINE)
-_SYSTEMD = re.compile(rb"^[ \t]*Domains[ \t]*=(?P<value>[^\r\n#;]*)", re.MULTILINE)
-_NM = re.compile(rb"^[ \t]*dns-search[ \t]*=(?P<value>[^\r\n#]*)", re.MULTILINE)
-_DHCLIENT = re.compile(rb"(?:^|[;\s])(?:supersede|prepend|append|default)[ \t]+"
+_DOMAIN = lazy_re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+\.?")
+_RESOLV = lazy_re.compile(rb"^[ \t]*(?P<key>search|domain)[ \t]+(?P<value>[^\r\n#;]*)", re.MULTILINE)
+_SYSTEMD = lazy_re.compile(rb"^[ \t]*Domains[ \t]*=(?P<value>[^\r\n#;]*)", re.MULTILINE)
+_NM = lazy_re.compile(rb"^[ \t]*dns-search[ \t]*=(?P<value>[^\r\n#]*)", re.MULTILINE)
+_DHCLIENT = lazy_re.compile(rb"(?:^|[;\s])(?:supersede|prepend|append|default)[ \t]+"
                        rb"(?P<key>domain-search|domain-name)[ \t]+(?P<value>[^;]*);")
-_QUOTED = re.compile(rb"\"(?P<value>[^\"]*)\"")
-_NETPLAN_SEARCH = re.compile(rb"^(?P<indent>[ \t]*)search[ \t]*:[ \t]*(?P<value>[^\r\n#]*)", re.MULTILINE)
-_CLOUD_SEARCH = re.compile(rb"^(?P<indent>[ \t]*)(?P<key>searchdomains|domain)[ \t]*:[ \t]*"
+_QUOTED = lazy_re.compile(rb"\"(?P<value>[^\"]*)\"")
+_NETPLAN_SEARCH = lazy_re.compile(
+    rb"^(?P<indent>[ \t]*)search[ \t]*:[ \t]*(?P<value>[^\r\n#]*)", re.MULTILINE)
+_CLOUD_SEARCH = lazy_re.compile(rb"^(?P<indent>[ \t]*)(?P<key>searchdomains|domain)[ \t]*:[ \t]*"
                            rb"(?P<value>[^\r\n#]*)", re.MULTILINE)
-_ITEM = re.compile(rb"^(?P<indent>[ \t]*)-[ \t]*[\"']?(?P<value>[^\"'\r\n#]*)")
+_ITEM = lazy_re.compile(rb"^(?P<indent>[ \t]*)-[ \t]*[\"']?(?P<value>[^\"'\r\n#]*)")
 
 
 def kind(rel: str) -> str | None:
@@ -113,8 +115,8 @@ def machine(rel: str) -> str:
 
 
 # A bare name (tool_names._BARE), a path's component aside: `/pug/`, `pug/x` (a URL's `//pug` is a host).
-_BARE = re.compile(rb"(?<![A-Za-z0-9_.-])[A-Za-z0-9_-]+(?![A-Za-z0-9_-]|\.[A-Za-z0-9])")
-_HOSTS_LINE = re.compile(rb"[ \t]*[0-9A-Fa-f:.]*[:.][0-9A-Fa-f:.]*[ \t]")
+_BARE = lazy_re.compile(rb"(?<![A-Za-z0-9_.-])[A-Za-z0-9_-]+(?![A-Za-z0-9_-]|\.[A-Za-z0-9])")
+_HOSTS_LINE = lazy_re.compile(rb"[ \t]*[0-9A-Fa-f:.]*[:.][0-9A-Fa-f:.]*[ \t]")
 
 
 def looked_up(data: bytes, words: Collection[str], domains: tuple[str, ...], how: str) -> Iterator[Composed]:

@@ -27,26 +27,27 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from renamer import table_lengths
+from renamer import lazy_re, table_lengths
 from renamer.names import IPNetwork
 from renamer.occurrences import Match
 from renamer.prefix_moves import BROADCAST, PrefixMove
 
 TIED = "tied-length"  # as prefix_pools.TIED
 
-_BROADCAST_HEADER = re.compile(r"(?i)\s*(?:broadcast(?:[ _-]?(?:address|addr|ip))?|bcast|brd)\s*")
+_BROADCAST_HEADER = lazy_re.compile(r"(?i)\s*(?:broadcast(?:[ _-]?(?:address|addr|ip))?|bcast|brd)\s*")
 # A name that says a count of the network's size (its words joined, lower case).
 _COUNT_NAMES = frozenset({
     "hosts", "usablehosts", "usable", "hostcount", "numhosts", "nhosts", "usableips", "usableaddresses",
     "usablehostcount", "availablehosts", "maxhosts", "totaladdresses", "addresses", "totalips",
     "numaddresses", "addresscount", "ipcount", "totalhosts", "numips", "addressesperblock",
     "subnets64", "num64s", "slash64s", "count64"})
-_NUMBER = re.compile(r"\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)\s*")
+_NUMBER = lazy_re.compile(r"\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)\s*")
 # A count key on a line of its own: YAML `key: 254`, pretty-printed JSON `"key": 254,`, HCL `key = 254`.
-_YAML_COUNT = re.compile(rb"(?m)^([ \t]*(?:-[ \t]+)?)[\"']?([A-Za-z][A-Za-z0-9_ -]*?)[\"']?[ \t]*[:=][ \t]*"
+_YAML_COUNT = lazy_re.compile(
+    rb"(?m)^([ \t]*(?:-[ \t]+)?)[\"']?([A-Za-z][A-Za-z0-9_ -]*?)[\"']?[ \t]*[:=][ \t]*"
                          rb"([0-9]+)[ \t]*,?[ \t]*(?:(?:#|//)[^\n]*)?\r?$")
 # A count key in a one-line object: `{"cidr": "10.0.48.0/24", "usable_hosts": 254}`, `{ hosts = 254 }`.
-_INLINE_COUNT = re.compile(rb"[{,][ \t]*[\"']?([A-Za-z][A-Za-z0-9_-]*)[\"']?[ \t]*[:=][ \t]*([0-9]+)"
+_INLINE_COUNT = lazy_re.compile(rb"[{,][ \t]*[\"']?([A-Za-z][A-Za-z0-9_-]*)[\"']?[ \t]*[:=][ \t]*([0-9]+)"
                            rb"(?=[ \t]*[,}])")
 _NET = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
                   rb"/([0-9]{1,3})(?![0-9])")

@@ -31,28 +31,26 @@ written, wherever its line (or its block) says so:
 
 from __future__ import annotations
 
-import re
-
-from renamer import prefix_moves
+from renamer import lazy_re, prefix_moves
 
 # `[IPv6Prefix]`: the INI section header nearest above a line.
-_SECTION = re.compile(rb"(?m)^[ \t]*\[([A-Za-z0-9_.-]+)\][ \t]*\r?$")
-_INI_PREFIX = re.compile(rb"(?im)(?:^|[ \t])prefix[ \t]*=[ \t]*[\"']?\Z")
-_PREFIX_LIST = re.compile(rb"(?i)prefix-list|route-filter|prefix-set")
-_EUI64 = re.compile(rb"(?i)(?<![A-Za-z0-9-])eui-?64(?![A-Za-z0-9-])(?![ \t]*=[ \t]*no\b)")
-_ADVERTISE = re.compile(rb"(?i)(?<![A-Za-z0-9-])advertise[ \t]*=[ \t]*(yes|no)\b")
-_ROUTEROS_ADDRESS = re.compile(rb"(?im)^[ \t]*/ipv6[ \t]+address\b")
-_ROUTEROS_MENU = re.compile(rb"(?m)^[ \t]*/[a-z]")
-_ROUTEROS_ADD = re.compile(rb"(?im)(?:^|[ \t])(?:add|set)[ \t].*\baddress[ \t]*=[ \t]*\Z")
+_SECTION = lazy_re.compile(rb"(?m)^[ \t]*\[([A-Za-z0-9_.-]+)\][ \t]*\r?$")
+_INI_PREFIX = lazy_re.compile(rb"(?im)(?:^|[ \t])prefix[ \t]*=[ \t]*[\"']?\Z")
+_PREFIX_LIST = lazy_re.compile(rb"(?i)prefix-list|route-filter|prefix-set")
+_EUI64 = lazy_re.compile(rb"(?i)(?<![A-Za-z0-9-])eui-?64(?![A-Za-z0-9-])(?![ \t]*=[ \t]*no\b)")
+_ADVERTISE = lazy_re.compile(rb"(?i)(?<![A-Za-z0-9-])advertise[ \t]*=[ \t]*(yes|no)\b")
+_ROUTEROS_ADDRESS = lazy_re.compile(rb"(?im)^[ \t]*/ipv6[ \t]+address\b")
+_ROUTEROS_MENU = lazy_re.compile(rb"(?m)^[ \t]*/[a-z]")
+_ROUTEROS_ADD = lazy_re.compile(rb"(?im)(?:^|[ \t])(?:add|set)[ \t].*\baddress[ \t]*=[ \t]*\Z")
 # Windows `netsh interface ipv6 add route A/64 "LAN" publish=yes`: the route goes out in RAs.
-_PUBLISH = re.compile(rb"(?i)(?<![A-Za-z0-9-])publish[ \t]*=[ \t]*(?:yes|age)\b")
+_PUBLISH = lazy_re.compile(rb"(?i)(?<![A-Za-z0-9-])publish[ \t]*=[ \t]*(?:yes|age)\b")
 # FreeBSD rtadvd.conf(5), termcap style: `:addr="2001:db8:a:10::":prefixlen#64:`.
-_RTADVD_ADDR = re.compile(rb"(?i):addr[0-9]*[ \t]*=[ \t]*\"?\Z")
-_DNSMASQ_RANGE = re.compile(rb"(?i)^[ \t]*(?:--)?dhcp-range[ \t]*=")
-_DNSMASQ_SLAAC = re.compile(rb"(?i),[ \t]*(ra-only|slaac|ra-names|ra-stateless)[ \t]*(?=,|#|\r?$)")
+_RTADVD_ADDR = lazy_re.compile(rb"(?i):addr[0-9]*[ \t]*=[ \t]*\"?\Z")
+_DNSMASQ_RANGE = lazy_re.compile(rb"(?i)^[ \t]*(?:--)?dhcp-range[ \t]*=")
+_DNSMASQ_SLAAC = lazy_re.compile(rb"(?i),[ \t]*(ra-only|slaac|ra-names|ra-stateless)[ \t]*(?=,|#|\r?$)")
 
 # The autonomous (A) flag off, on the prefix's line or in its block / section.
-_NO_AUTONOMOUS = re.compile(rb"(?i)(?<![A-Za-z0-9-])(?:no-autoconfig|no-autonomous(?:-flag)?"
+_NO_AUTONOMOUS = lazy_re.compile(rb"(?i)(?<![A-Za-z0-9-])(?:no-autoconfig|no-autonomous(?:-flag)?"
                             rb"|AdvAutonomous[ \t]+off"
                             rb"|AddressAutoconfiguration[ \t]*=[ \t]*(?:no|false|off|0)"
                             rb"|autonomous[ \t]*(?:=[ \t]*)?(?:no|off|false))(?![A-Za-z0-9-])")

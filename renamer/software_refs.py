@@ -38,7 +38,7 @@ import functools
 import re
 from collections.abc import Iterable
 
-from renamer import image_refs
+from renamer import image_refs, lazy_re
 
 SCHEME = "scheme"
 PACKAGE = "package"
@@ -118,14 +118,15 @@ def _regexes(names: frozenset[str]) -> tuple[tuple[re.Pattern[bytes], str, str],
     )
 
 
-_SHELL_LINE = re.compile(rb"(?m)^[ \t]*" + _SUDO + rb"?")
-_MODULE = re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?" + _MODULES + rb"[ \t]*:[ \t]*(?P<rest>[^\n]*)")
+_SHELL_LINE = lazy_re.compile(rb"(?m)^[ \t]*" + _SUDO + rb"?")
+_MODULE = lazy_re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?" + _MODULES + rb"[ \t]*:[ \t]*(?P<rest>[^\n]*)")
 # words of an Ansible task file: a module named without its collection counts only in one
 _TASK_HINTS = (b"tasks:", b"hosts:", b"handlers:", b"become:", b"notify:", b"register:", b"when:",
                b"state: present", b"state: started", b"ansible")
-_NAME_VALUE = re.compile(rb"(?<![A-Za-z0-9_.-])[\"']?name[\"']?[ \t]*[:=][ \t]*(?P<v>\[[^\]\n]*\]|[^,}\s#]+)")
-_ITEM = re.compile(rb"[A-Za-z0-9_.+-]+")
-_PG_HBA = re.compile(rb"(?m)^[ \t]*(?:local|host|hostssl|hostnossl|hostgssenc|hostnogssenc)[ \t]+"
+_NAME_VALUE = lazy_re.compile(
+    rb"(?<![A-Za-z0-9_.-])[\"']?name[\"']?[ \t]*[:=][ \t]*(?P<v>\[[^\]\n]*\]|[^,}\s#]+)")
+_ITEM = lazy_re.compile(rb"[A-Za-z0-9_.+-]+")
+_PG_HBA = lazy_re.compile(rb"(?m)^[ \t]*(?:local|host|hostssl|hostnossl|hostgssenc|hostnogssenc)[ \t]+"
                      rb"(?P<db>\S+)[ \t]+(?P<user>\S+)[ \t]+(?:\S+[ \t]+){0,2}"
                      rb"(?:trust|reject|md5|password|scram-sha-256|gss|sspi|ident|peer|pam|ldap|radius|cert)\b")
 
@@ -185,12 +186,13 @@ def spans(data: bytes, names: Iterable[str]) -> list[tuple[int, int, str, str]]:
 
 
 # options whose value is a host or a machine (systemctl/journalctl `-H`/`-M`, pip `--trusted-host`)
-_HOST_OPTION = re.compile(rb"(?:^|[ \t])(?:-H|-M|--host|--machine|--trusted-host|--proxy|--server|--hostname"
+_HOST_OPTION = lazy_re.compile(
+    rb"(?:^|[ \t])(?:-H|-M|--host|--machine|--trusted-host|--proxy|--server|--hostname"
                           rb"|--remote|--target)[ \t]+\Z")
 # a DNS query's record type before the name: `dig +short A NAME`, `host -t A NAME`, `nslookup
 # -type=A NAME`, `Resolve-DnsName -Type A NAME`, `drill A NAME` (t32 finding 18: no article)
-_RECORD_TYPE = re.compile(rb"(?:^|[ \t])(?:a|an|A|An|AN)[ \t]+\Z")
-_RESOLVER_COMMAND = re.compile(rb"(?i)(?:^|[^A-Za-z0-9_-])(?:dig|kdig|drill|delv|host|nslookup"
+_RECORD_TYPE = lazy_re.compile(rb"(?:^|[ \t])(?:a|an|A|An|AN)[ \t]+\Z")
+_RESOLVER_COMMAND = lazy_re.compile(rb"(?i)(?:^|[^A-Za-z0-9_-])(?:dig|kdig|drill|delv|host|nslookup"
                                rb"|resolve-dnsname|getent[ \t]+(?:hosts|ahosts)|resolvectl[ \t]+query)"
                                rb"(?=[ \t])")
 
@@ -215,7 +217,7 @@ def _host_position(data: bytes, start: int) -> bool:
 
 
 # a resolver command where a command stands: a line's start, after `$ `, a separator, a quote or a key
-_COMMAND_AT = re.compile(rb"(?i)(?:^|\$[ \t]|[;&|(`\"':=][ \t]*|\bsudo[ \t]+)[ \t]*"
+_COMMAND_AT = lazy_re.compile(rb"(?i)(?:^|\$[ \t]|[;&|(`\"':=][ \t]*|\bsudo[ \t]+)[ \t]*"
                          rb"(?:dig|kdig|drill|delv|host|nslookup|resolve-dnsname)[ \t]")
 
 
@@ -293,9 +295,11 @@ def block_end(data: bytes, pos: int, indent: int, *, dash: bool = False) -> int:
     return pos
 
 
-_LABELS = re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?[\"']?(?:labels|annotations)[\"']?[ \t]*:[ \t]*\r?$")
-_LABEL_FLAG = re.compile(rb"(?m)(?:--label|-l)[ =][\"']?(?P<k>[A-Za-z0-9._/-]+)=|^LABEL[ \t]+(?P<d>[^\n]*)")
-_ENTRY = re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?[\"']?(?P<k>[A-Za-z0-9][A-Za-z0-9._/-]*)[\"']?[ \t]*[=:]")
+_LABELS = lazy_re.compile(
+    rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?[\"']?(?:labels|annotations)[\"']?[ \t]*:[ \t]*\r?$")
+_LABEL_FLAG = lazy_re.compile(
+    rb"(?m)(?:--label|-l)[ =][\"']?(?P<k>[A-Za-z0-9._/-]+)=|^LABEL[ \t]+(?P<d>[^\n]*)")
+_ENTRY = lazy_re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?[\"']?(?P<k>[A-Za-z0-9][A-Za-z0-9._/-]*)[\"']?[ \t]*[=:]")
 
 
 def _label_keys(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str, str]]:
@@ -324,11 +328,11 @@ def _label_keys(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str
     return out
 
 
-_PARTS = re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?(?:containers|initContainers|ephemeralContainers"
+_PARTS = lazy_re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?(?:containers|initContainers|ephemeralContainers"
                     rb"|ports)[ \t]*:[ \t]*\r?$")
-_ITEM_NAME = re.compile(rb"(?m)^(?P<i>[ \t]*)-[ \t]+name[ \t]*:[ \t]*[\"']?(?P<v>[A-Za-z0-9_.-]+)[\"']?"
+_ITEM_NAME = lazy_re.compile(rb"(?m)^(?P<i>[ \t]*)-[ \t]+name[ \t]*:[ \t]*[\"']?(?P<v>[A-Za-z0-9_.-]+)[\"']?"
                         rb"[ \t]*\r?$")
-_PORT_REF = re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?(?:port|targetPort)[ \t]*:[ \t]*[\"']?"
+_PORT_REF = lazy_re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?(?:port|targetPort)[ \t]*:[ \t]*[\"']?"
                        rb"(?P<v>[A-Za-z][A-Za-z0-9-]*)[\"']?[ \t]*(?:#[^\n]*)?\r?$")
 
 
@@ -359,9 +363,9 @@ def _kube_parts(data: bytes, wanted: frozenset[str]) -> list[tuple[int, int, str
     return out
 
 
-_GO_IMPORT = re.compile(rb'(?m)^[ \t]*(?:import[ \t]+)?(?:[A-Za-z_][A-Za-z0-9_]*[ \t]+)?'
+_GO_IMPORT = lazy_re.compile(rb'(?m)^[ \t]*(?:import[ \t]+)?(?:[A-Za-z_][A-Za-z0-9_]*[ \t]+)?'
                         rb'"[^"\n]*/(?P<n>[A-Za-z0-9_-]+)"[ \t]*\r?$')
-_PY_IMPORT = re.compile(rb"(?m)^[ \t]*(?:import[ \t]+(?P<a>[A-Za-z0-9_]+)"
+_PY_IMPORT = lazy_re.compile(rb"(?m)^[ \t]*(?:import[ \t]+(?P<a>[A-Za-z0-9_]+)"
                         rb"|from[ \t]+(?P<b>[A-Za-z0-9_]+)[ .])")
 
 

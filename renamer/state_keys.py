@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from renamer import state_locations, state_nodes
+from renamer import lazy_re, state_locations, state_nodes
 
 # Words one of which a file holding such a key spells (a cheap gate before any line is read).
 LITERALS = (b"--backup-id", b"override-hostname", b"restic", b"RESTIC_HOST", b"duplicity", b"duply",
@@ -80,14 +80,15 @@ _LINE_RULES: tuple[tuple[re.Pattern[bytes], str, bytes | None], ...] = (
 
 # An etcd member list (`web01=https://10.0.0.70:2380,web02=...`): each member's name.
 # A backup target's location (duplicity's or duply's URL, an autorestic backend's `path:`): its path part.
-_TARGET = re.compile(rb"(?P<loc>[a-z][a-z0-9+]*://[^\s\"']+|(?<![\w/])[A-Za-z0-9._@-]+:/[^\s\"']+)")
+_TARGET = lazy_re.compile(rb"(?P<loc>[a-z][a-z0-9+]*://[^\s\"']+|(?<![\w/])[A-Za-z0-9._@-]+:/[^\s\"']+)")
 _TARGET_WORDS = (b"duplicity", b"duply", b"autorestic")
 
-_CLUSTER = re.compile(rb"(?:ETCD_INITIAL_CLUSTER|--initial-cluster|initial-cluster)[\"']?\s*[=: ]\s*[\"']?"
+_CLUSTER = lazy_re.compile(
+    rb"(?:ETCD_INITIAL_CLUSTER|--initial-cluster|initial-cluster)[\"']?\s*[=: ]\s*[\"']?"
                       rb"(?P<list>[^\s\"']+)")
-_MEMBER = re.compile(rb"(?:^|,)(?P<v>[A-Za-z0-9._-]+)=")
-_YAML_KEY = re.compile(rb"^(?P<ind>[ \t]*)(?:-[ \t]+)?(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)[ \t]*:")
-_YAML_NAME = re.compile(rb"^[ \t]*(?:-[ \t]+)?name[ \t]*:[ \t]*" + _V)
+_MEMBER = lazy_re.compile(rb"(?:^|,)(?P<v>[A-Za-z0-9._-]+)=")
+_YAML_KEY = lazy_re.compile(rb"^(?P<ind>[ \t]*)(?:-[ \t]+)?(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)[ \t]*:")
+_YAML_NAME = lazy_re.compile(rb"^[ \t]*(?:-[ \t]+)?name[ \t]*:[ \t]*" + _V)
 
 
 def might_hold(rel: str, data: bytes) -> bool:

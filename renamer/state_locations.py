@@ -15,12 +15,10 @@ the text may name anew. Pure: bytes in, spans out.
 
 from __future__ import annotations
 
-import re
-
-from renamer import own_storage
+from renamer import lazy_re, own_storage
 
 # The folder an ACME client keeps a certificate lineage in, keyed by the certificate's name.
-_LINEAGE = re.compile(rb"(?:/letsencrypt/(?:live|archive|renewal|csr|keys)/|/\.?acme\.sh/"
+_LINEAGE = lazy_re.compile(rb"(?:/letsencrypt/(?:live|archive|renewal|csr|keys)/|/\.?acme\.sh/"
                       rb"|/certificates/[A-Za-z0-9._-]{1,200}/)"
                       rb"(?P<name>[^/\s\"';,)}{]+(?:/[^\s\"';,)}{]*)?)")  # the name and the rest of the path
 LITERALS = (b"letsencrypt", b"acme.sh", b"certificates/")

@@ -20,24 +20,26 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from renamer import lazy_re
+
 HELD = "state-name"
 COMPOSE_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
 _PROJECT = ("the compose project's name: it prefixes the stack's containers, networks and named volumes "
             "(`NAME_data`)")
-_TOP_NAME = re.compile(rb"(?m)^name[ \t]*:[ \t]*[\"']?(?P<v>[^\s\"'#]+)")
-_ENV_NAME = re.compile(rb"""COMPOSE_PROJECT_NAME["']?[ \t]*[=:][ \t]*["']?(?P<v>[^\s"'#;&|]+)""")
-_FLAG = re.compile(rb"""\b(?:docker[ \t]+compose|docker-compose|podman[ \t]+compose|podman-compose)\b"""
+_TOP_NAME = lazy_re.compile(rb"(?m)^name[ \t]*:[ \t]*[\"']?(?P<v>[^\s\"'#]+)")
+_ENV_NAME = lazy_re.compile(rb"""COMPOSE_PROJECT_NAME["']?[ \t]*[=:][ \t]*["']?(?P<v>[^\s"'#;&|]+)""")
+_FLAG = lazy_re.compile(rb"""\b(?:docker[ \t]+compose|docker-compose|podman[ \t]+compose|podman-compose)\b"""
                    rb"""[^\n|;&]*?[ \t](?:-p|--project-name)(?:[ \t]+|=)["']?(?P<v>[^\s"';|&]+)""")
-_TOP_KEY = re.compile(rb"(?m)^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:")
-_NAME_KEY = re.compile(rb"""(?:^|[{,\s])["']?name["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
+_TOP_KEY = lazy_re.compile(rb"(?m)^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:")
+_NAME_KEY = lazy_re.compile(rb"""(?:^|[{,\s])["']?name["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
 # A Terraform workspace holds its own state (break-it round 16, finding 12): `terraform workspace
 # select -or-create pug` renamed selects a new, empty workspace, and the next apply creates every
 # resource again; so do `TF_WORKSPACE=pug` and an Atlantis project's `workspace: pug`.
-_WORKSPACE = re.compile(rb"""\b(?:terraform|tofu|terragrunt)[ \t]+(?:[^\n|;&]*?[ \t])?workspace[ \t]+"""
+_WORKSPACE = lazy_re.compile(rb"""\b(?:terraform|tofu|terragrunt)[ \t]+(?:[^\n|;&]*?[ \t])?workspace[ \t]+"""
                         rb"""(?:select|new)(?:[ \t]+-[A-Za-z-]+(?:=[^\s]*)?)*[ \t]+["']?"""
                         rb"""(?P<v>[^\s"';|&-][^\s"';|&]*)""")
-_TF_WORKSPACE = re.compile(rb"""\bTF_WORKSPACE["']?[ \t]*[=:][ \t]*["']?(?P<v>[^\s"'#;&|]+)""")
-_ATLANTIS = re.compile(rb"""(?m)^[ \t]*(?:-[ \t]+)?workspace[ \t]*:[ \t]*["']?(?P<v>[^\s"'#]+)""")
+_TF_WORKSPACE = lazy_re.compile(rb"""\bTF_WORKSPACE["']?[ \t]*[=:][ \t]*["']?(?P<v>[^\s"'#;&|]+)""")
+_ATLANTIS = lazy_re.compile(rb"""(?m)^[ \t]*(?:-[ \t]+)?workspace[ \t]*:[ \t]*["']?(?P<v>[^\s"'#]+)""")
 _WORKSPACE_NOTE = ("a Terraform workspace's name: the workspace holds its own state, so renamed, the next "
                    "apply starts from a new, empty one and creates every resource again (`terraform "
                    "workspace` has no rename: copy the state with `terraform state pull`/`push` first)")
@@ -47,13 +49,13 @@ _WORKSPACE_NOTE = ("a Terraform workspace's name: the workspace holds its own st
 # passphrase`) is skipped with its value (round 18, #3 and #5).
 _PULUMI_AT = rb"(?:^|(?<=[\s;&|(]))pulumi[ \t]"
 _PULUMI_VALUED = rb"(?:--secrets-provider|--config-file|-C|--cwd|--color)[ \t]+[^\s-][^\s]*"
-_PULUMI = re.compile(_PULUMI_AT + rb"[ \t]*stack[ \t]+(?:select|init|rm|output|export|import|history"
+_PULUMI = lazy_re.compile(_PULUMI_AT + rb"[ \t]*stack[ \t]+(?:select|init|rm|output|export|import|history"
                      rb"|tag[ \t]+\w+)(?:[ \t]+(?:" + _PULUMI_VALUED + rb"|-[A-Za-z-]+(?:=[^\s]*)?))*"
                      rb"""[ \t]+["']?(?P<v>[^\s"';|&-][^\s"';|&]*)""")
-_PULUMI_FLAG = re.compile(_PULUMI_AT + rb"""[^\n|;&]*?[ \t](?:-s|--stack)(?:[ \t]+|=)["']?"""
+_PULUMI_FLAG = lazy_re.compile(_PULUMI_AT + rb"""[^\n|;&]*?[ \t](?:-s|--stack)(?:[ \t]+|=)["']?"""
                           rb"""(?P<v>[^\s"';|&-][^\s"';|&]*)""")
 # pulumi/actions' `stack-name: org/pug` and the Automation API's `stack_name="pug"` (round 18, #3)
-_PULUMI_KEY = re.compile(rb"""(?:^|[\s{,(])["']?(?:stack-name|stack_name|stackName)["']?[ \t]*[:=]"""
+_PULUMI_KEY = lazy_re.compile(rb"""(?:^|[\s{,(])["']?(?:stack-name|stack_name|stackName)["']?[ \t]*[:=]"""
                          rb"""[ \t]*["']?(?:[\w.-]+/){0,2}(?P<v>[^\s"'/,)}#]+)""")
 _PULUMI_NOTE = ("a Pulumi stack's name: the stack holds its own state and its config "
                 "(`Pulumi.NAME.yaml`), so renamed, pulumi selects a new, empty stack (`pulumi stack rename` "
@@ -66,22 +68,23 @@ _STACK_NOTE = ("a stack's name (`stack-name`, `stack_name`: a Pulumi stack, an A
 # also `"${terraform.workspace}" == "pug"`, `startswith(terraform.workspace, "pug")` and
 # `contains(["pug"], terraform.workspace)` (round 18, #4).
 _WS = rb'(?:terraform\.workspace|"\$\{terraform\.workspace\}")'
-_WORKSPACE_IS = re.compile(_WS + rb'[ \t]*[!=]=[ \t]*"(?P<v>[^"$%]*)"|'
+_WORKSPACE_IS = lazy_re.compile(_WS + rb'[ \t]*[!=]=[ \t]*"(?P<v>[^"$%]*)"|'
                            rb'"(?P<w>[^"$%]*)"[ \t]*[!=]=[ \t]*' + _WS + rb"|"
                            rb"(?:startswith|endswith|strcontains)\([ \t]*terraform\.workspace[ \t]*,[ \t]*"
                            rb'"(?P<x>[^"$%]*)"')
-_WORKSPACE_IN = re.compile(rb"contains\([ \t]*\[(?P<list>[^\]\n]*)\][ \t]*,[ \t]*terraform\.workspace"
+_WORKSPACE_IN = lazy_re.compile(rb"contains\([ \t]*\[(?P<list>[^\]\n]*)\][ \t]*,[ \t]*terraform\.workspace"
                            rb"[ \t]*\)")
-_QUOTED = re.compile(rb'"([^"$%]*)"')
+_QUOTED = lazy_re.compile(rb'"([^"$%]*)"')
 _WORKSPACE_IS_NOTE = ("compared with the Terraform workspace's name (`terraform.workspace`), which a rename "
                       "cannot move: renamed alone, the condition no longer holds in workspace NAME")
 _HINTS = (b"name", b"COMPOSE_PROJECT_NAME", b"-p", b"workspace", b"TF_WORKSPACE", b"pulumi", b"stack",
           b"_object", b"_blob")
 # An object-store object a Terraform block reads or writes by its key (break-it t26-32, finding 10:
 # `data "aws_s3_object"` `key = "pihole/teleporter.zip"`, written by a service outside the repo)
-_OBJECT_BLOCK = re.compile(rb'(?m)^[ \t]*(?:data|resource)[ \t]+"(?P<type>aws_s3_object|aws_s3_bucket_object|'
+_OBJECT_BLOCK = lazy_re.compile(
+    rb'(?m)^[ \t]*(?:data|resource)[ \t]+"(?P<type>aws_s3_object|aws_s3_bucket_object|'
                            rb'google_storage_bucket_object|azurerm_storage_blob)"[ \t]+"[^"\n]*"[ \t]*\{')
-_OBJECT_KEY = re.compile(rb'(?m)^[ \t]*(?P<k>key|name)[ \t]*=[ \t]*"(?P<v>[^"\n]*)"')
+_OBJECT_KEY = lazy_re.compile(rb'(?m)^[ \t]*(?P<k>key|name)[ \t]*=[ \t]*"(?P<v>[^"\n]*)"')
 _OBJECT_NOTE = ("an object-store object's key (`{type}`): the object is stored under it outside the repo, "
                 "where no sweep moves it; renamed alone, the block reads or writes another object (a read "
                 "fails, a restore finds nothing); move the object first, or keep the key")
@@ -193,10 +196,10 @@ _TERRAGRUNT_FILES = ("terragrunt.hcl", "root.hcl", "terragrunt.hcl.json")
 # in the root the units include, or the unit's own `get_terragrunt_dir()`.
 # (the state's own argument, `key`/`prefix`/`path`..., made from the path: a path function used
 # elsewhere, `source = get_terragrunt_dir()`, keys nothing)
-_FOLDER_KEY = re.compile(rb"(?:^|[{,\s])(?:key|prefix|path|workspace_key_prefix|name|secret_suffix)"
+_FOLDER_KEY = lazy_re.compile(rb"(?:^|[{,\s])(?:key|prefix|path|workspace_key_prefix|name|secret_suffix)"
                          rb"[ \t]*=[^\n]*?(?:path_relative_to_include|get_terragrunt_dir"
                          rb"|get_original_terragrunt_dir|get_path_from_repo_root)[ \t]*\(")
-_BACKEND = re.compile(rb"remote_state|generate[ \t]+\"backend\"|backend[ \t]+\"")
+_BACKEND = lazy_re.compile(rb"remote_state|generate[ \t]+\"backend\"|backend[ \t]+\"")
 
 
 def _terragrunt_note(root: str, folder: str) -> str | None:

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
+
 # Words one of which a file holding such a key spells (a cheap gate before any line is read).
 LITERALS = (b"snapshots.path.host", b"-node", b"NODE_NAME", b"/nodes/", b".nodes", b"target_node",
             b"node-name", b"node_name", b"hostname-override", b"nodeRegistration", b"archive_name_format",
@@ -61,8 +63,8 @@ _RULES: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...] | None, bool], ...
      (b"borgmatic", b"archive_name_format"), True),
 )
 
-_YAML_KEY = re.compile(rb"^(?P<ind>[ \t]*)(?:-[ \t]+)?(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)[ \t]*:")
-_NODE_KEY = re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*(?:-[ \t]+)?(?P<key>node|name)[ \t]*:[ \t]*" + _V)
+_YAML_KEY = lazy_re.compile(rb"^(?P<ind>[ \t]*)(?:-[ \t]+)?(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)[ \t]*:")
+_NODE_KEY = lazy_re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*(?:-[ \t]+)?(?P<key>node|name)[ \t]*:[ \t]*" + _V)
 
 
 def might_hold(data: bytes) -> bool:

@@ -18,23 +18,23 @@ neighbour. Pure: bytes in, spans out.
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from renamer import access_heads
+from renamer import access_heads, lazy_re
 from renamer.names import IPNetwork
 
 Grow = tuple[IPNetwork, IPNetwork, int, int]  # old, new, and where the old one lands: [first, end)
 
 # `49.0.10.in-addr.arpa` (one to three labels: a zone, not an address's name)
-_V4_ZONE = re.compile(rb"(?i)(?<![0-9A-Za-z.-])((?:[0-9]{1,3}\.){1,3})in-addr\.arpa(?![0-9A-Za-z-])")
+_V4_ZONE = lazy_re.compile(rb"(?i)(?<![0-9A-Za-z.-])((?:[0-9]{1,3}\.){1,3})in-addr\.arpa(?![0-9A-Za-z-])")
 # `1.1.0.0.a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa` (fewer than 32 nibbles: a zone)
-_V6_ZONE = re.compile(rb"(?i)(?<![0-9A-Za-z.-])((?:[0-9a-f]\.){1,31})ip6\.arpa(?![0-9A-Za-z-])")
+_V6_ZONE = lazy_re.compile(rb"(?i)(?<![0-9A-Za-z.-])((?:[0-9a-f]\.){1,31})ip6\.arpa(?![0-9A-Za-z-])")
 # `10.0.49/24`: fewer than four octets and a length
-_SHORT = re.compile(rb"(?<![0-9A-Za-z.:/-])([0-9]{1,3}(?:\.[0-9]{1,3}){1,2})/([0-9]{1,2})(?![0-9./])")
+_SHORT = lazy_re.compile(rb"(?<![0-9A-Za-z.:/-])([0-9]{1,3}(?:\.[0-9]{1,3}){1,2})/([0-9]{1,2})(?![0-9./])")
 # `10.0.49.` (a trailing dot, no digit after it) or `10.0.49`: an access list's item, a wildcard's head
-_HEAD = re.compile(rb"(?<![0-9A-Za-z.:/@-])([0-9]{1,3}(?:\.[0-9]{1,3}){1,2})(\.?)(?![0-9A-Za-z_]|\.[0-9])")
+_HEAD = lazy_re.compile(
+    rb"(?<![0-9A-Za-z.:/@-])([0-9]{1,3}(?:\.[0-9]{1,3}){1,2})(\.?)(?![0-9A-Za-z_]|\.[0-9])")
 
 
 @dataclass(frozen=True)

@@ -24,22 +24,22 @@ Pure: bytes and matches in, added matches out (`Matcher.find` asks it under a re
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Iterator, Sequence
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 from renamer.prefix_moves import MASK, PrefixMove
 
 _TABLE_SUFFIXES = (".csv", ".tsv", ".tab")
 # A header cell naming a prefix length.
-_LENGTH_HEADER = re.compile(r"(?i)\s*(?:prefix[ _-]?(?:len(?:gth)?)?|len(?:gth)?|cidr|bits"
+_LENGTH_HEADER = lazy_re.compile(r"(?i)\s*(?:prefix[ _-]?(?:len(?:gth)?)?|len(?:gth)?|cidr|bits"
                             r"|mask[ _-]?len(?:gth)?|prefix[ _-]?size|/|netmask[ _-]?bits)\s*")
-_LENGTH = re.compile(r"\s*/?([0-9]{1,3})\s*")
-_MD_SEPARATOR = re.compile(rb"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\r?\Z")
-_HTML_ROW = re.compile(rb"(?is)<tr\b[^>]*>(.*?)</tr\s*>")
-_HTML_CELL = re.compile(rb"(?is)<t([dh])\b[^>]*>(.*?)</t[dh]\s*>")
-_HTML_TAG = re.compile(rb"<[^<>]*>")
-_HTML_TABLE = re.compile(rb"(?i)<table\b")
+_LENGTH = lazy_re.compile(r"\s*/?([0-9]{1,3})\s*")
+_MD_SEPARATOR = lazy_re.compile(rb"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\r?\Z")
+_HTML_ROW = lazy_re.compile(rb"(?is)<tr\b[^>]*>(.*?)</tr\s*>")
+_HTML_CELL = lazy_re.compile(rb"(?is)<t([dh])\b[^>]*>(.*?)</t[dh]\s*>")
+_HTML_TAG = lazy_re.compile(rb"<[^<>]*>")
+_HTML_TABLE = lazy_re.compile(rb"(?i)<table\b")
 
 Cell = tuple[int, int, str]  # [start, end) of its text in the file, and its text (markup removed, stripped)
 

@@ -14,18 +14,19 @@ and only in a file that says `APL` (in any case): where the record's type is wri
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
+
+from renamer import lazy_re
 
 # A tag glued to an IPv6 address: a word holding a letter no hex digit is (`ip6`, `IPv6`: no part of an
 # IPv6 address, so it may follow another tag, sendmail's `Connect:IPv6:`), found from that letter and
 # then taken back to the word's start; or an APL family number (`2`, `!2`), after no colon.
-_WORD = re.compile(rb"[G-Zg-z_][0-9A-Za-z_-]*:(?=[0-9A-Fa-f]{0,4}:)")
+_WORD = lazy_re.compile(rb"[G-Zg-z_][0-9A-Za-z_-]*:(?=[0-9A-Fa-f]{0,4}:)")
 # (The family number is found by its own bytes, which re looks for at C speed, and the byte before it
 # tested here: a search starting with the lookbehind tried it at every byte, 0.13 ms a file of an
 # IPv6-heavy repo. `!` is no byte of _NOT_AFTER, so `!2:` ends where `2:` does.)
-_NUMBER = re.compile(rb"[12]:(?=[0-9A-Fa-f]{0,4}:)")
-_APL = re.compile(rb"[Aa][Pp][Ll]")  # the record type, in any case (zone files, octoDNS, an API's JSON)
+_NUMBER = lazy_re.compile(rb"[12]:(?=[0-9A-Fa-f]{0,4}:)")
+_APL = lazy_re.compile(rb"[Aa][Pp][Ll]")  # the record type, in any case (zone files, octoDNS, an API's JSON)
 _NOT_AFTER = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:/-")
 _IN_WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _NOT_BEFORE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-")

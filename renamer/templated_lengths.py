@@ -18,11 +18,12 @@ import ipaddress
 import re
 from collections.abc import Callable, Iterator, Sequence
 
+from renamer import lazy_re
 from renamer.names import IPNetwork
 
 # The close of a template expression, or a shell variable, right before `/N`: Jinja `{{ ip }}`,
 # StackStorm/ERB `<% .. %>`, `${var.ip}`, `$IP`, `%IP%` (a Windows batch variable).
-_TEMPLATED = re.compile(rb"(?:\}\}?|%>|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%)"
+_TEMPLATED = lazy_re.compile(rb"(?:\}\}?|%>|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%)"
                         rb"/([0-9]{1,3})(?![0-9A-Za-z./:])")
 _ADDRESS = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}"
                       rb"|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})(?![0-9A-Za-z.:])")

@@ -17,9 +17,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 _IDENT = rb"[A-Za-z_][A-Za-z0-9_]*"
 # The template right after `label.`: Jinja (a dotted name, then filters), `${VAR...}`, `$VAR`.
-_TEMPLATE = re.compile(
+_TEMPLATE = lazy_re.compile(
     rb"\{\{-?[ \t]*\.?(?P<jvar>" + _IDENT + rb"(?:\." + _IDENT + rb")*)"
     rb"(?P<filters>(?:[^}\n]|\}(?!\}))*)-?\}\}"
     rb"|\$\{(?P<svar>" + _IDENT + rb"(?:\." + _IDENT + rb")*)(?:(?P<op>:?[-=?+])(?P<sdef>[^}\n]*))?\}"
@@ -32,20 +34,20 @@ _TEMPLATE = re.compile(
 # argument of a printf-family call (`Sprintf("web01.%s", domain)`, HCL `format()`), where the
 # string opens at the label (the slot is then the first).
 _DOTTED = _IDENT + rb"(?:\." + _IDENT + rb")*"
-_JOINED = re.compile(
+_JOINED = lazy_re.compile(
     rb"\$\((?P<mvar>" + _IDENT + rb")\)"
     rb"|\{(?P<fvar>" + _DOTTED + rb")\}"
     rb"|[\"'][ \t]*(?:\+|~|\.\.|[ \t]\.|\|\||&)[ \t]*\$?(?P<ovar>" + _DOTTED + rb")(?![A-Za-z0-9_(\[])")
-_SLOT = re.compile(
+_SLOT = lazy_re.compile(
     rb"(?:%s|\{\})[\"'][ \t]*(?:%[ \t]*\(?[ \t]*|\)?[ \t]*\.format\([ \t]*|,[ \t]*)\$?"
     rb"(?P<pvar>" + _DOTTED + rb")(?![A-Za-z0-9_(\[])")
 # HCL's and Python's joins of a list with ".": `join(".", ["web01", var.domain])`,
 # `".".join(["web01", domain])`: the label, then the variable
-_LIST_JOIN = re.compile(
+_LIST_JOIN = lazy_re.compile(
     rb"(?:\bjoin\([ \t]*[\"']\.[\"'][ \t]*,[ \t]*\[|[\"']\.[\"']\.join\([ \t]*[\[(])[ \t]*[\"']"
     rb"(?P<label>[A-Za-z0-9][A-Za-z0-9-]*)[\"'][ \t]*,[ \t]*\$?(?P<lvar>" + _DOTTED + rb")[ \t]*[\])]")
-_JINJA_DEFAULT = re.compile(rb"\|[ \t]*(?:default|d)[ \t]*\([ \t]*(['\"])(?P<value>[^'\"\n]*)\1")
-_TAIL = re.compile(rb"(?:\.[A-Za-z0-9-]+)*")  # labels after the template: `.{{ domain }}.internal`
+_JINJA_DEFAULT = lazy_re.compile(rb"\|[ \t]*(?:default|d)[ \t]*\([ \t]*(['\"])(?P<value>[^'\"\n]*)\1")
+_TAIL = lazy_re.compile(rb"(?:\.[A-Za-z0-9-]+)*")  # labels after the template: `.{{ domain }}.internal`
 _LEFT = re.compile(rb"[A-Za-z0-9_.-]")
 
 

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from renamer import lazy_re
 from renamer.errors import RenamerError
 
 BINARIES = ("terraform", "tofu")
@@ -39,10 +40,10 @@ DESTRUCTIVE = frozenset({"delete", "replace"})
 _MESSAGES = frozenset({"planned_change", "resource_drift"})
 # What `terraform init` installs: a module call, a provider other than the builtin `terraform`
 # (`terraform_data`, `terraform_remote_state`), a backend or HCP Terraform's `cloud` block.
-_MODULE = re.compile(r'(?m)^\s*module\s+"')
-_BACKEND = re.compile(r'(?m)^\s*(?:backend\s+"|cloud\s*\{)')
-_TYPED = re.compile(r'(?m)^\s*(?:resource|data|ephemeral)\s+"([A-Za-z0-9]+)[_"]')
-_PROVIDER = re.compile(r'(?m)^\s*provider\s+"([^"]+)"')
+_MODULE = lazy_re.compile(r'(?m)^\s*module\s+"')
+_BACKEND = lazy_re.compile(r'(?m)^\s*(?:backend\s+"|cloud\s*\{)')
+_TYPED = lazy_re.compile(r'(?m)^\s*(?:resource|data|ephemeral)\s+"([A-Za-z0-9]+)[_"]')
+_PROVIDER = lazy_re.compile(r'(?m)^\s*provider\s+"([^"]+)"')
 
 
 @dataclass(frozen=True)

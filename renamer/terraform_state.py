@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
 KEPT = "terraform-state"
@@ -30,7 +31,7 @@ _STATE_ARGUMENTS = frozenset({
 _SERVERS = frozenset({"hostname", "address", "lock_address", "unlock_address", "endpoint", "endpoints",
                       "conn_str", "token"})  # a server's name is a host reference, not the state's
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_-]*")
-_HEREDOC = re.compile(rb"<<-?([A-Za-z_][A-Za-z0-9_]*)\r?\n")
+_HEREDOC = lazy_re.compile(rb"<<-?([A-Za-z_][A-Za-z0-9_]*)\r?\n")
 
 
 def is_backend_config(rel: str) -> bool:
@@ -174,12 +175,12 @@ def _heredoc_end(data: bytes, start: int, tag: bytes) -> int:
 # Makefile, a script: break-it round 17, finding 7): the same argument a backend file holds.
 # Its value after `=`, a space, a line continued with `\`, or the next item of a JSON argv list
 # (break-it round 18, #2).
-_FLAG = re.compile(rb"""-backend-config(?:[ \t]*=[ \t]*|[ \t]*\\\r?\n[ \t]*|[ \t]+|["'][ \t]*,[ \t]*)"""
+_FLAG = lazy_re.compile(rb"""-backend-config(?:[ \t]*=[ \t]*|[ \t]*\\\r?\n[ \t]*|[ \t]+|["'][ \t]*,[ \t]*)"""
                    rb"""["']?(?P<name>[A-Za-z_]+)[ \t]*=[ \t]*(?P<v>[^\s"',\]]+)""")
 # dflook's terraform actions take the same pairs as an input: `backend_config: key=pug/tf.tfstate`,
 # one a line in a block scalar, or comma-separated.
-_ACTION_INPUT = re.compile(rb"(?m)^(?P<indent>[ \t]*)backend_config[ \t]*:[ \t]*(?P<rest>[^\r\n]*)")
-_PAIR = re.compile(rb"""(?:^|[\s,"'])(?P<name>[A-Za-z_]+)[ \t]*=[ \t]*(?P<v>[^\s"',]+)""")
+_ACTION_INPUT = lazy_re.compile(rb"(?m)^(?P<indent>[ \t]*)backend_config[ \t]*:[ \t]*(?P<rest>[^\r\n]*)")
+_PAIR = lazy_re.compile(rb"""(?:^|[\s,"'])(?P<name>[A-Za-z_]+)[ \t]*=[ \t]*(?P<v>[^\s"',]+)""")
 
 
 def flag_spans(data: bytes) -> list[tuple[int, int]]:
@@ -212,7 +213,7 @@ def kept_state(rel: str, data: bytes, matches: list[Match]) -> list[Match]:
             and any(s <= m.start and m.end <= e for s, e in spans) else m for m in matches]
 
 
-_STATE_FILE = re.compile(r"\.tfstate(?:\.backup|\.enc|\.json)?$")
+_STATE_FILE = lazy_re.compile(r"\.tfstate(?:\.backup|\.enc|\.json)?$")
 STATE = "terraform-state"
 STATE_HINT = ("a Terraform state file: terraform writes it, renamer never does (edited to the new values, it "
               "would agree with the swept configuration, and the read-only plan guard (-refresh=false) would "

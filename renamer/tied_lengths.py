@@ -32,6 +32,7 @@ import bisect
 import re
 from collections.abc import Iterator, Sequence
 
+from renamer import lazy_re
 from renamer.delegation_lengths import named_move, network_of
 from renamer.prefix_moves import LengthHit, PrefixMove
 
@@ -80,14 +81,15 @@ _RULES = [
 # made a /56: 2 ** 72 loopbacks) leaves more than any tool hands out: no residual
 _PLENTY = 24
 _HOST_BITS = {len(_RULES) - 1}  # the rules whose number counts host bits
-_LENGTH = re.compile(rb"(?<![A-Za-z0-9_.-])[\"']?(" + rb"|".join(r[0] for r in _RULES) + rb")" + _KEY_END +
+_LENGTH = lazy_re.compile(
+    rb"(?<![A-Za-z0-9_.-])[\"']?(" + rb"|".join(r[0] for r in _RULES) + rb")" + _KEY_END +
                      rb"(?:[ \t]*[:=][ \t]*|[ \t]+)[\"']?([0-9]{1,3})(?![0-9.])")
 _POOLS = [re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(?:" + r[2] + rb")" + _KEY_END +
                      rb"(?:[ \t]*[:=(][ \t]*|[ \t]+)(?:\r?\n[ \t]*-[ \t]+)?[\"'(\[]?[ \t]*[\"']?" + _CIDR)
           for r in _RULES]
 _WORDS = (b"size", b"mask-length", b"hostPrefix", b"cidrMask", b"cidr_mask", b"perNodeHostBits", b"prefix",
           b"maskSize", b"etmask_length", b"NetmaskLength")
-_TOKENS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|[][(){}]')
+_TOKENS = lazy_re.compile(rb'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|[][(){}]')
 _PAIRS = {b")": b"(", b"]": b"[", b"}": b"{"}
 
 Span = tuple[int, int]
@@ -113,7 +115,7 @@ def _line(data: bytes, pos: int) -> Span:
     return data.rfind(b"\n", 0, pos) + 1, len(data) if end < 0 else end
 
 
-_LEAD = re.compile(rb"[ \t]*")
+_LEAD = lazy_re.compile(rb"[ \t]*")
 
 
 def _indent_at(data: bytes, start: int, end: int) -> int | None:
@@ -184,7 +186,8 @@ def _entries(data: bytes, pos: int, brackets: list[Span], starts: list[int]) -> 
     return sorted(around, key=lambda span: span[1] - span[0])
 
 
-_IPAM_POOL = re.compile(rb'^[ \t]*resource[ \t]+"aws_vpc_ipam_pool"[ \t]+"([A-Za-z0-9_-]+)"[ \t]*\{', re.M)
+_IPAM_POOL = lazy_re.compile(
+    rb'^[ \t]*resource[ \t]+"aws_vpc_ipam_pool"[ \t]+"([A-Za-z0-9_-]+)"[ \t]*\{', re.M)
 
 
 def _fed(data: bytes, pos: int, brackets: list[Span]) -> list[Span]:

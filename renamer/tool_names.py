@@ -26,7 +26,7 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
-from renamer import resolver_flags
+from renamer import lazy_re, resolver_flags
 from renamer.loop_values import bracket_end
 
 
@@ -46,16 +46,17 @@ class Composed:
     others: tuple[str, ...] = ()
 
 
-_SSH_BLOCK = re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*"  # a leading BOM: still the first block
+_SSH_BLOCK = lazy_re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*"  # a leading BOM: still the first block
                         rb"(?P<kw>Host|Match)(?:[ \t]*=[ \t]*|[ \t]+)(?P<rest>[^\r\n]*)",
                         re.MULTILINE | re.IGNORECASE)
-_WORD = re.compile(rb"[^\s,#\"']+")
-_COMPOSE_KEY = re.compile(rb"^(?P<indent>[ \t]*)(?P<key>hostname|domainname)[ \t]*:[ \t]*[\"']?"
+_WORD = lazy_re.compile(rb"[^\s,#\"']+")
+_COMPOSE_KEY = lazy_re.compile(rb"^(?P<indent>[ \t]*)(?P<key>hostname|domainname)[ \t]*:[ \t]*[\"']?"
                           rb"(?P<value>[A-Za-z0-9._-]+)[\"']?[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
-_DNSMASQ_DOMAIN = re.compile(rb"^[ \t]*domain[ \t]*=[ \t]*(?P<value>[A-Za-z0-9._-]+)", re.MULTILINE)
-_DNSMASQ_HOST = re.compile(rb"^[ \t]*dhcp-host[ \t]*=(?P<value>[^\r\n#]*)", re.MULTILINE)
-_SYSTEMD_TOKEN = re.compile(rb"%[iI](?P<suffix>\.[A-Za-z0-9][A-Za-z0-9.-]*[A-Za-z0-9])")
-_TEMPLATE = re.compile(r"(?:^|/)(?P<unit>[A-Za-z0-9:_.\\-]+)@\.(?P<type>service|socket|timer|path|mount)$")
+_DNSMASQ_DOMAIN = lazy_re.compile(rb"^[ \t]*domain[ \t]*=[ \t]*(?P<value>[A-Za-z0-9._-]+)", re.MULTILINE)
+_DNSMASQ_HOST = lazy_re.compile(rb"^[ \t]*dhcp-host[ \t]*=(?P<value>[^\r\n#]*)", re.MULTILINE)
+_SYSTEMD_TOKEN = lazy_re.compile(rb"%[iI](?P<suffix>\.[A-Za-z0-9][A-Za-z0-9.-]*[A-Za-z0-9])")
+_TEMPLATE = lazy_re.compile(
+    r"(?:^|/)(?P<unit>[A-Za-z0-9:_.\\-]+)@\.(?P<type>service|socket|timer|path|mount)$")
 
 
 # One of these stands in every file `might_hold` accepts (the scan's prefilter words).
@@ -83,13 +84,13 @@ def composed(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     yield from _dns_records(data, words)
 
 
-_SSH_KEY = re.compile(rb"^[ \t]*(?P<key>HostName|ProxyCommand|ProxyJump|LocalCommand|RemoteCommand|"
+_SSH_KEY = lazy_re.compile(rb"^[ \t]*(?P<key>HostName|ProxyCommand|ProxyJump|LocalCommand|RemoteCommand|"
                       rb"KnownHostsCommand)(?:[ \t]*=[ \t]*|[ \t]+)(?P<value>[^\r\n]*)",
                       re.MULTILINE | re.IGNORECASE)
-_SSH_TOKEN = re.compile(rb"(?<![%A-Za-z0-9_.-])(?P<prefix>[A-Za-z0-9_.-]*)(?<!%)%(?P<token>[hn])"
+_SSH_TOKEN = lazy_re.compile(rb"(?<![%A-Za-z0-9_.-])(?P<prefix>[A-Za-z0-9_.-]*)(?<!%)%(?P<token>[hn])"
                         rb"(?P<suffix>[A-Za-z0-9_.-]*)")
-_MATCH_CRITERION = re.compile(rb"\S+")
-_MATCH_EXEC = re.compile(rb"(?:^|[ \t])exec[ \t]+(?P<value>\"[^\"]*\"|\S+)", re.IGNORECASE)
+_MATCH_CRITERION = lazy_re.compile(rb"\S+")
+_MATCH_EXEC = lazy_re.compile(rb"(?:^|[ \t])exec[ \t]+(?P<value>\"[^\"]*\"|\S+)", re.IGNORECASE)
 
 
 def _ssh_words(block: re.Match[bytes]) -> Iterator[re.Match[bytes]]:
@@ -119,7 +120,7 @@ def _ssh(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     yield from (c for c in _ssh_chains(data, blocks, words) if (c.start, c.prefix, c.suffix) not in seen)
 
 
-_SSH_INCLUDE = re.compile(rb"^[ \t]*Include(?:[ \t]*=[ \t]*|[ \t]+)(?P<value>[^\r\n#]*)",
+_SSH_INCLUDE = lazy_re.compile(rb"^[ \t]*Include(?:[ \t]*=[ \t]*|[ \t]+)(?P<value>[^\r\n#]*)",
                           re.MULTILINE | re.IGNORECASE)
 
 
@@ -187,10 +188,10 @@ def _ssh_blocks(data: bytes, blocks: list[re.Match[bytes]], words: Collection[st
 
 
 # The keywords whose first value (over every block that applies, in file order) composes a name.
-_SSH_FIRST = re.compile(rb"^[ \t]*(?P<key>HostName|ProxyCommand|ProxyJump|LocalCommand|RemoteCommand|"
+_SSH_FIRST = lazy_re.compile(rb"^[ \t]*(?P<key>HostName|ProxyCommand|ProxyJump|LocalCommand|RemoteCommand|"
                         rb"KnownHostsCommand|CanonicalizeHostname|CanonicalDomains)(?:[ \t]*=[ \t]*|[ \t]+)"
                         rb"(?P<value>[^\r\n]*)", re.MULTILINE | re.IGNORECASE)
-_JUMP_TARGET = re.compile(rb"(?:^|,)[ \t]*(?:ssh://)?(?:[^@\s,]+@)?(?P<host>[^:@\s,]+)(?::[0-9]+)?")
+_JUMP_TARGET = lazy_re.compile(rb"(?:^|,)[ \t]*(?:ssh://)?(?:[^@\s,]+@)?(?P<host>[^:@\s,]+)(?::[0-9]+)?")
 
 
 def _ssh_pattern(pattern: bytes) -> re.Pattern[bytes]:
@@ -287,12 +288,12 @@ def _ssh_chains(data: bytes, blocks: list[re.Match[bytes]], words: Collection[st
                 yield Composed(start, end, text, prefix, suffix, f"{how} of the same ssh config", others)
 
 
-_HM_BLOCKS = re.compile(rb"matchBlocks(?P<dot>\.)?")
-_NIX_ENTRY = re.compile(rb"(?P<name>[A-Za-z0-9_*-]+|\"[^\"\r\n]*\")[ \t]*(?P<dot>\.)?")
-_NIX_STRING_ATTR = re.compile(rb"(?<![A-Za-z0-9_.-])(?P<key>host|hostname|proxyCommand|proxyJump)"
+_HM_BLOCKS = lazy_re.compile(rb"matchBlocks(?P<dot>\.)?")
+_NIX_ENTRY = lazy_re.compile(rb"(?P<name>[A-Za-z0-9_*-]+|\"[^\"\r\n]*\")[ \t]*(?P<dot>\.)?")
+_NIX_STRING_ATTR = lazy_re.compile(rb"(?<![A-Za-z0-9_.-])(?P<key>host|hostname|proxyCommand|proxyJump)"
                               rb"[ \t]*=[ \t]*"
                               rb"\"(?P<value>[^\"\r\n]*)\"[ \t]*;")
-_NIX_OPEN = re.compile(rb"[ \t]*=[ \t\r\n]*\{")
+_NIX_OPEN = lazy_re.compile(rb"[ \t]*=[ \t\r\n]*\{")
 _HM_KEYS = {b"hostname": b"HostName", b"proxycommand": b"ProxyCommand", b"proxyjump": b"ProxyJump"}
 
 
@@ -380,15 +381,16 @@ def _ssh_generators(data: bytes, words: Collection[str]) -> Iterator[Composed]:
         yield from _ansible_ssh_config(data, words)
 
 
-_ANSIBLE_SSH = re.compile(rb"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?:community\.general\.)?ssh_config"
+_ANSIBLE_SSH = lazy_re.compile(rb"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?:community\.general\.)?ssh_config"
                           rb"[ \t]*:[ \t]*$",
                           re.MULTILINE)
-_YAML_ARG = re.compile(rb"^(?P<indent>[ \t]*)(?P<key>host|hostname|proxycommand|proxyjump)[ \t]*:[ \t]*"
+_YAML_ARG = lazy_re.compile(rb"^(?P<indent>[ \t]*)(?P<key>host|hostname|proxycommand|proxyjump)[ \t]*:[ \t]*"
                        rb"(?P<q>[\"']?)(?P<value>[^\"'\r\n#]*)(?P=q)[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 
 
-_ANSIBLE_SSH_FLOW = re.compile(rb"(?:community\.general\.)?ssh_config[ \t]*:[ \t]*\{(?P<body>[^}\r\n]*)\}")
-_FLOW_ARG = re.compile(rb"(?:^|[{,])[ \t]*(?P<key>host|hostname|proxycommand|proxyjump)[ \t]*:[ \t]*"
+_ANSIBLE_SSH_FLOW = lazy_re.compile(
+    rb"(?:community\.general\.)?ssh_config[ \t]*:[ \t]*\{(?P<body>[^}\r\n]*)\}")
+_FLOW_ARG = lazy_re.compile(rb"(?:^|[{,])[ \t]*(?P<key>host|hostname|proxycommand|proxyjump)[ \t]*:[ \t]*"
                        rb"(?P<q>[\"']?)(?P<value>[^,\"'}]*)(?P=q)")
 
 
@@ -468,11 +470,12 @@ def _compose(data: bytes, words: Collection[str]) -> Iterator[Composed]:
                            f"`domainname: {value}` of the same service")
 
 
-_SEARCH = re.compile(rb"^(?P<indent>[ \t]*)(?P<key>dns_search|searches)[ \t]*:[ \t]*(?P<value>[^\r\n#]*)",
+_SEARCH = lazy_re.compile(
+    rb"^(?P<indent>[ \t]*)(?P<key>dns_search|searches)[ \t]*:[ \t]*(?P<value>[^\r\n#]*)",
                      re.MULTILINE)
-_SEARCH_ITEM = re.compile(rb"[ \t]*-[ \t]*[\"']?(?P<value>[A-Za-z0-9._-]+)")
-_DOMAIN = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
-_LINE_KEY = re.compile(rb"[ \t]*(?:-[ \t]*)?(?P<key>[A-Za-z0-9_.-]+)[ \t]*:(?:[ \t]|$)")
+_SEARCH_ITEM = lazy_re.compile(rb"[ \t]*-[ \t]*[\"']?(?P<value>[A-Za-z0-9._-]+)")
+_DOMAIN = lazy_re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
+_LINE_KEY = lazy_re.compile(rb"[ \t]*(?:-[ \t]*)?(?P<key>[A-Za-z0-9_.-]+)[ \t]*:(?:[ \t]|$)")
 # Keys whose words name no host the container looks up: an image, its own names, its resolvers,
 # names it defines, a node's, a path's, a key's.
 _NOT_LOOKED_UP = frozenset({
@@ -516,12 +519,12 @@ def _parent(lines: list[bytes], row: int) -> int | None:
     return None
 
 
-_ANCHOR = re.compile(rb"&(?P<name>[A-Za-z0-9_-]+)")
-_ANCHOR_FLOW = re.compile(rb"&(?P<name>[A-Za-z0-9_-]+)[ \t]*\{[^}\r\n]*?(?<![A-Za-z0-9_])dns_search"
+_ANCHOR = lazy_re.compile(rb"&(?P<name>[A-Za-z0-9_-]+)")
+_ANCHOR_FLOW = lazy_re.compile(rb"&(?P<name>[A-Za-z0-9_-]+)[ \t]*\{[^}\r\n]*?(?<![A-Za-z0-9_])dns_search"
                           rb"[ \t]*:[ \t]*"
                           rb"(?P<value>\[[^\]\r\n]*\]|[^,}\s]+)")
-_MERGE = re.compile(rb"^[ \t]*<<[ \t]*:[ \t]*(?P<refs>\*[A-Za-z0-9_-]+|\[[^\]\r\n]*\])", re.MULTILINE)
-_CONFIGMAP_REF = re.compile(rb"configMap(?:Key)?Ref[ \t]*:[ \t]*(?:\{[^}\r\n]*?name[ \t]*:[ \t]*"
+_MERGE = lazy_re.compile(rb"^[ \t]*<<[ \t]*:[ \t]*(?P<refs>\*[A-Za-z0-9_-]+|\[[^\]\r\n]*\])", re.MULTILINE)
+_CONFIGMAP_REF = lazy_re.compile(rb"configMap(?:Key)?Ref[ \t]*:[ \t]*(?:\{[^}\r\n]*?name[ \t]*:[ \t]*"
                             rb"[\"']?(?P<flow>[A-Za-z0-9._-]+)|$)", re.MULTILINE)
 
 
@@ -575,7 +578,7 @@ def _compose_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
             yield from _searched(data, lines, offsets, scope, {row}, domains, what, words, keys_at)
 
 
-_SERVICES = re.compile(rb"^services[ \t]*:[ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE)
+_SERVICES = lazy_re.compile(rb"^services[ \t]*:[ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE)
 
 
 def service_words(data: bytes, service: str, domains: tuple[str, ...], what: str,
@@ -690,10 +693,10 @@ def _configmap_words(data: bytes, lines: list[bytes], offsets: list[int], name: 
                                    tuple(f".{d}" for d in domains[1:]))
 
 
-_DOCKER_RUN = re.compile(rb"(?:docker|podman)[ \t]+(?:container[ \t]+)?(?:run|create)[ \t]"
+_DOCKER_RUN = lazy_re.compile(rb"(?:docker|podman)[ \t]+(?:container[ \t]+)?(?:run|create)[ \t]"
                          rb"(?:[^\r\n\\]|\\\r?\n|\\.)*")
-_DNS_SEARCH_FLAG = re.compile(rb"--dns-search(?:=|[ \t]+)[\"']?(?P<value>[A-Za-z0-9._-]+)")
-_ENV_FLAG = re.compile(rb"(?:^|[ \t])(?:-e|--env)(?:=|[ \t]+)[\"']?[A-Za-z_][A-Za-z0-9_]*="
+_DNS_SEARCH_FLAG = lazy_re.compile(rb"--dns-search(?:=|[ \t]+)[\"']?(?P<value>[A-Za-z0-9._-]+)")
+_ENV_FLAG = lazy_re.compile(rb"(?:^|[ \t])(?:-e|--env)(?:=|[ \t]+)[\"']?[A-Za-z_][A-Za-z0-9_]*="
                        rb"(?P<value>[^\s\"']*)")
 
 
@@ -712,13 +715,13 @@ def _docker_run_search(data: bytes, words: Collection[str]) -> Iterator[Composed
             yield from _bare_words(data, env.start("value"), env.end("value"), words, domains, what)
 
 
-_ENV_FILE_FLAG = re.compile(rb"(?:^|[ \t])--env-file(?:=|[ \t]+)[\"']?(?P<path>[^\s\"']+)")
+_ENV_FILE_FLAG = lazy_re.compile(rb"(?:^|[ \t])--env-file(?:=|[ \t]+)[\"']?(?P<path>[^\s\"']+)")
 
 
-_QUADLET_SEARCH = re.compile(rb"^[ \t]*DNSSearch[ \t]*=[ \t]*(?P<value>[^\r\n#]*)", re.MULTILINE)
-_QUADLET_ENV = re.compile(rb"^[ \t]*Environment[ \t]*=(?P<value>[^\r\n]*)", re.MULTILINE)
-_QUADLET_ENV_FILE = re.compile(rb"^[ \t]*EnvironmentFile[ \t]*=[ \t]*-?(?P<path>[^\s#]+)", re.MULTILINE)
-_QUADLET_PAIR = re.compile(rb"\"[A-Za-z_][A-Za-z0-9_]*=(?P<q>[^\"]*)\""
+_QUADLET_SEARCH = lazy_re.compile(rb"^[ \t]*DNSSearch[ \t]*=[ \t]*(?P<value>[^\r\n#]*)", re.MULTILINE)
+_QUADLET_ENV = lazy_re.compile(rb"^[ \t]*Environment[ \t]*=(?P<value>[^\r\n]*)", re.MULTILINE)
+_QUADLET_ENV_FILE = lazy_re.compile(rb"^[ \t]*EnvironmentFile[ \t]*=[ \t]*-?(?P<path>[^\s#]+)", re.MULTILINE)
+_QUADLET_PAIR = lazy_re.compile(rb"\"[A-Za-z_][A-Za-z0-9_]*=(?P<q>[^\"]*)\""
                            rb"|[A-Za-z_][A-Za-z0-9_]*=(?P<v>[^\s\"]*)")
 
 
@@ -763,11 +766,11 @@ def docker_run_env_files(data: bytes) -> Iterator[tuple[str, tuple[str, ...]]]:
             yield found.group("path").decode("utf-8", "replace"), domains
 
 
-_NOMAD_DNS = re.compile(rb"(?<![A-Za-z0-9_])dns[ \t]*\{")
-_NOMAD_SEARCHES = re.compile(rb"(?<![A-Za-z0-9_])searches[ \t]*=[ \t]*\[(?P<value>[^\]]*)\]")
-_NOMAD_GROUP = re.compile(rb"(?<![A-Za-z0-9_])(?P<kind>group|job)[ \t]+\"[^\"\r\n]*\"[ \t]*\{")
-_NOMAD_ENV = re.compile(rb"(?<![A-Za-z0-9_])env[ \t]*\{")
-_NOMAD_VALUE = re.compile(rb"=[ \t]*\"(?P<value>[^\"\r\n]*)\"")
+_NOMAD_DNS = lazy_re.compile(rb"(?<![A-Za-z0-9_])dns[ \t]*\{")
+_NOMAD_SEARCHES = lazy_re.compile(rb"(?<![A-Za-z0-9_])searches[ \t]*=[ \t]*\[(?P<value>[^\]]*)\]")
+_NOMAD_GROUP = lazy_re.compile(rb"(?<![A-Za-z0-9_])(?P<kind>group|job)[ \t]+\"[^\"\r\n]*\"[ \t]*\{")
+_NOMAD_ENV = lazy_re.compile(rb"(?<![A-Za-z0-9_])env[ \t]*\{")
+_NOMAD_VALUE = lazy_re.compile(rb"=[ \t]*\"(?P<value>[^\"\r\n]*)\"")
 
 
 def _nomad_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
@@ -808,12 +811,12 @@ def _bare_words(data: bytes, start: int, end: int, words: Collection[str], domai
 
 
 # A bare name: no name byte or dot-and-label on either side (`pug.ana.lan` is no bare `pug`).
-_BARE = re.compile(rb"(?<![A-Za-z0-9_.-])[A-Za-z0-9_-]+(?![A-Za-z0-9_-]|\.[A-Za-z0-9])")
+_BARE = lazy_re.compile(rb"(?<![A-Za-z0-9_.-])[A-Za-z0-9_-]+(?![A-Za-z0-9_-]|\.[A-Za-z0-9])")
 
 
 # dnsmasq's options as command-line flags (break-it round 14, finding 3): a compose `command:`,
 # `docker run`, an ExecStart. A value after `=` or a blank; never the short forms (`-s`, `-E`).
-_FLAG = re.compile(rb"(?<![A-Za-z0-9_-])--(?:(?P<key>expand-hosts|no-hosts)(?![A-Za-z0-9_-])|"
+_FLAG = lazy_re.compile(rb"(?<![A-Za-z0-9_-])--(?:(?P<key>expand-hosts|no-hosts)(?![A-Za-z0-9_-])|"
                    rb"(?P<vkey>addn-hosts|hostsdir|domain|dhcp-host)(?:=|[ \t]+)(?P<value>[^\s\"',\]\\]+"
                    rb"(?:,[^\s\"'\]\\]+)*))")
 
@@ -844,8 +847,8 @@ def _dnsmasq(data: bytes, words: Collection[str]) -> Iterator[Composed]:
             pos += len(field) + 1
 
 
-_UCI_SECTION = re.compile(rb"^[ \t]*config[ \t]+(?P<type>[A-Za-z0-9_]+)[^\r\n]*$", re.MULTILINE)
-_UCI_OPTION = re.compile(rb"^[ \t]*(?P<kind>option|list)[ \t]+(?P<key>[A-Za-z0-9_]+)[ \t]+"
+_UCI_SECTION = lazy_re.compile(rb"^[ \t]*config[ \t]+(?P<type>[A-Za-z0-9_]+)[^\r\n]*$", re.MULTILINE)
+_UCI_OPTION = lazy_re.compile(rb"^[ \t]*(?P<kind>option|list)[ \t]+(?P<key>[A-Za-z0-9_]+)[ \t]+"
                          rb"(?P<q>[\"']?)(?P<value>[^\"'\r\n]*)(?P=q)[ \t]*$", re.MULTILINE)
 
 
@@ -906,13 +909,14 @@ def _uci(data: bytes, words: Collection[str]) -> Iterator[Composed]:
                             yield Composed(name.start(), name.end(), text, "", f".{domain}", how)
 
 
-_NIX_DOMAIN = re.compile(rb"(?:(?<=[\s{;])|(?<=settings\.))domain[ \t]*=[ \t]*"
+_NIX_DOMAIN = lazy_re.compile(rb"(?:(?<=[\s{;])|(?<=settings\.))domain[ \t]*=[ \t]*"
                          rb"\"(?P<value>[^\"\r\n]*)\"[ \t]*;")
-_NIX_DHCP_HOST = re.compile(rb"(?<![A-Za-z0-9_-])(?:settings\.)?\"?dhcp-host\"?[ \t]*=[ \t]*"
+_NIX_DHCP_HOST = lazy_re.compile(rb"(?<![A-Za-z0-9_-])(?:settings\.)?\"?dhcp-host\"?[ \t]*=[ \t]*"
                             rb"(?P<value>\[[^\]]*\]|\"[^\"]*\")")
-_NIX_EXPAND = re.compile(rb"\"?expand-hosts\"?[ \t]*=[ \t]*true")
-_NIX_HOSTS = re.compile(rb"networking\.hosts[ \t]*=[ \t]*\{|networking\.hosts\.\"[^\"]*\"[ \t]*=[ \t]*\[")
-_NIX_STRING = re.compile(rb"\"(?P<value>[^\"\r\n]*)\"")
+_NIX_EXPAND = lazy_re.compile(rb"\"?expand-hosts\"?[ \t]*=[ \t]*true")
+_NIX_HOSTS = lazy_re.compile(
+    rb"networking\.hosts[ \t]*=[ \t]*\{|networking\.hosts\.\"[^\"]*\"[ \t]*=[ \t]*\[")
+_NIX_STRING = lazy_re.compile(rb"\"(?P<value>[^\"\r\n]*)\"")
 
 
 def _nix_dnsmasq(data: bytes, words: Collection[str]) -> Iterator[Composed]:
@@ -962,7 +966,7 @@ class Dnsmasq:
     addn_hosts: tuple[str, ...]  # each `addn-hosts=` path (a file or a folder), each `hostsdir=` folder
 
 
-_DNSMASQ_LINE = re.compile(rb"^[ \t]*(?P<key>expand-hosts|no-hosts|addn-hosts|hostsdir|domain)"
+_DNSMASQ_LINE = lazy_re.compile(rb"^[ \t]*(?P<key>expand-hosts|no-hosts|addn-hosts|hostsdir|domain)"
                            rb"[ \t]*(?:=[ \t]*(?P<value>[^\r\n#]*))?[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 
 
@@ -988,7 +992,8 @@ def dnsmasq(data: bytes) -> Dnsmasq:
     return Dnsmasq(expand, no_hosts, tuple(domains), tuple(addn))
 
 
-_HOSTS_LINE = re.compile(rb"^[ \t]*(?P<address>[0-9A-Fa-f:.]+(?:%[A-Za-z0-9]+)?)[ \t]+(?P<names>[^\r\n#]*)",
+_HOSTS_LINE = lazy_re.compile(
+    rb"^[ \t]*(?P<address>[0-9A-Fa-f:.]+(?:%[A-Za-z0-9]+)?)[ \t]+(?P<names>[^\r\n#]*)",
                          re.MULTILINE)
 _NAME = re.compile(rb"[^ \t]+")
 
@@ -1007,7 +1012,8 @@ def hosts_names(data: bytes, words: Collection[str], domain: str, how: str) -> I
                 yield Composed(name.start(), name.end(), text, "", f".{domain}", how)
 
 
-_ENV_LINE = re.compile(rb"^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \t]*=[ \t]*(?P<value>[^\r\n#]*)",
+_ENV_LINE = lazy_re.compile(
+    rb"^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \t]*=[ \t]*(?P<value>[^\r\n#]*)",
                        re.MULTILINE)
 
 
@@ -1051,10 +1057,10 @@ def instances(paths: Collection[str], unit: str, kind: str) -> list[tuple[str, s
 # A DNS record written as its zone and a name relative to it (break-it round 15, finding 1):
 # Terraform's hashicorp/dns resources (`zone = "ana.lan."`, `name = "pug"` in one block) and an
 # OctoDNS zone file (`config/ana.lan.yaml`, whose top-level keys are names in that zone).
-_DNS_RESOURCE = re.compile(rb'resource[ \t]+"dns_[a-z_]+"[ \t]+"[^"\r\n]*"[ \t]*\{')
-_HCL_STRING = re.compile(rb'^[ \t]*(?P<key>zone|name)[ \t]*=[ \t]*"(?P<value>[^"\r\n]*)"', re.MULTILINE)
-_ZONE_NAME = re.compile(r"(?:^|/)(?P<zone>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)\.ya?ml$")
-_TOP_KEY = re.compile(rb"^(?P<q>['\"]?)(?P<key>[A-Za-z0-9_*-][A-Za-z0-9_.*-]*)(?P=q)[ \t]*:[ \t]*"
+_DNS_RESOURCE = lazy_re.compile(rb'resource[ \t]+"dns_[a-z_]+"[ \t]+"[^"\r\n]*"[ \t]*\{')
+_HCL_STRING = lazy_re.compile(rb'^[ \t]*(?P<key>zone|name)[ \t]*=[ \t]*"(?P<value>[^"\r\n]*)"', re.MULTILINE)
+_ZONE_NAME = lazy_re.compile(r"(?:^|/)(?P<zone>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)\.ya?ml$")
+_TOP_KEY = lazy_re.compile(rb"^(?P<q>['\"]?)(?P<key>[A-Za-z0-9_*-][A-Za-z0-9_.*-]*)(?P=q)[ \t]*:[ \t]*"
                       rb"(?:#[^\n]*)?\r?$", re.MULTILINE)
 
 

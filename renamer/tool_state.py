@@ -18,15 +18,15 @@ json`: `"json_class": "Chef::Node"` or `"chef_type": "node"`, with Ohai's `autom
 
 from __future__ import annotations
 
-import re
+from renamer import lazy_re
 
 LITERALS = (b"urn:pulumi:", b"packer_run_uuid", b"ansible_", b"Chef::", b"chef_type", b"Puppet::Node::Facts")
 
-_PULUMI = re.compile(rb'"urn"\s*:\s*"urn:pulumi:')
-_PACKER = re.compile(rb'"packer_run_uuid"\s*:')
-_CHEF_NODE = re.compile(rb'"(?:json_class"\s*:\s*"Chef::Node|chef_type"\s*:\s*"node)"')
-_CHEF_CLIENT = re.compile(rb'"(?:json_class"\s*:\s*"Chef::ApiClient|chef_type"\s*:\s*"client)"')
-_PUPPET_FACTS = re.compile(rb"\A(?:\xef\xbb\xbf)?---[ \t]+!ruby/object:Puppet::Node::Facts\b")
+_PULUMI = lazy_re.compile(rb'"urn"\s*:\s*"urn:pulumi:')
+_PACKER = lazy_re.compile(rb'"packer_run_uuid"\s*:')
+_CHEF_NODE = lazy_re.compile(rb'"(?:json_class"\s*:\s*"Chef::Node|chef_type"\s*:\s*"node)"')
+_CHEF_CLIENT = lazy_re.compile(rb'"(?:json_class"\s*:\s*"Chef::ApiClient|chef_type"\s*:\s*"client)"')
+_PUPPET_FACTS = lazy_re.compile(rb"\A(?:\xef\xbb\xbf)?---[ \t]+!ruby/object:Puppet::Node::Facts\b")
 # facts only gathering writes (a vars file sets `ansible_host`, never these)
 _FACTS = (b'"ansible_default_ipv4"', b'"ansible_machine_id"', b'"ansible_nodename"', b'"ansible_fqdn"',
           b'"ansible_hostname"', b'"ansible_distribution"', b'"ansible_kernel"')

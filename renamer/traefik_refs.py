@@ -16,19 +16,22 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from renamer import lazy_re
 from renamer.key_refs import KeyRef
 
-_TOP = re.compile(rb"^(?P<proto>http|tcp|udp)[ \t]*:", re.MULTILINE)
-_ANY_TOP = re.compile(rb"^[A-Za-z_]", re.MULTILINE)
-_SERVICE = re.compile(rb"""^[ \t]*service[ \t]*:[ \t]*(?P<q>["']?)(?P<name>[A-Za-z0-9_.-]+)(?:@file)?(?P=q)"""
+_TOP = lazy_re.compile(rb"^(?P<proto>http|tcp|udp)[ \t]*:", re.MULTILINE)
+_ANY_TOP = lazy_re.compile(rb"^[A-Za-z_]", re.MULTILINE)
+_SERVICE = lazy_re.compile(
+    rb"""^[ \t]*service[ \t]*:[ \t]*(?P<q>["']?)(?P<name>[A-Za-z0-9_.-]+)(?:@file)?(?P=q)"""
                       rb"""[ \t]*(?:#.*)?$""", re.MULTILINE)
-_MIDDLEWARES = re.compile(rb"^(?P<indent>[ \t]*)middlewares[ \t]*:[ \t]*(?P<flow>\[[^\]\n]*\])?[ \t]*"
+_MIDDLEWARES = lazy_re.compile(rb"^(?P<indent>[ \t]*)middlewares[ \t]*:[ \t]*(?P<flow>\[[^\]\n]*\])?[ \t]*"
                           rb"(?:#.*)?$", re.MULTILINE)
-_ITEM = re.compile(rb"""(?P<q>["']?)(?P<name>[A-Za-z0-9_.-]+)(?P<at>@[A-Za-z0-9_-]+)?(?P=q)""")
-_BLOCK_ITEM = re.compile(rb"""[ \t]*-[ \t]*(?P<q>["']?)(?P<name>[A-Za-z0-9_.-]+)(?P<at>@[A-Za-z0-9_-]+)?"""
+_ITEM = lazy_re.compile(rb"""(?P<q>["']?)(?P<name>[A-Za-z0-9_.-]+)(?P<at>@[A-Za-z0-9_-]+)?(?P=q)""")
+_BLOCK_ITEM = lazy_re.compile(
+    rb"""[ \t]*-[ \t]*(?P<q>["']?)(?P<name>[A-Za-z0-9_.-]+)(?P<at>@[A-Za-z0-9_-]+)?"""
                          rb"""(?P=q)[ \t]*(?:#.*)?$""")
 # A docker label naming a file provider's service or middleware: `...routers.r.service=pug@file`.
-_LABEL = re.compile(rb"""traefik\.(?P<proto>http|tcp|udp)\.routers\.[A-Za-z0-9_.-]+\."""
+_LABEL = lazy_re.compile(rb"""traefik\.(?P<proto>http|tcp|udp)\.routers\.[A-Za-z0-9_.-]+\."""
                     rb"""(?P<kind>service|middlewares)["']?[ \t]*[=:][ \t]*["']?(?P<value>[^"'\n]*)""")
 
 

@@ -36,14 +36,14 @@ compatibility character.
 from __future__ import annotations
 
 import functools
-import re
 import stringprep
 import unicodedata
 from typing import Protocol
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
-_RUN = re.compile(rb"[A-Za-z0-9._\x80-\xff-]*[\x80-\xff][A-Za-z0-9._\x80-\xff-]*")
+_RUN = lazy_re.compile(rb"[A-Za-z0-9._\x80-\xff-]*[\x80-\xff][A-Za-z0-9._\x80-\xff-]*")
 ENCODED = "encoded"
 
 

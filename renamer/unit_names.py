@@ -23,18 +23,18 @@ rewritten alone leaves that unit missing. Pure: bytes in (the caller says where 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
 HELD = "unit-name"
 _SECTIONS = {b"mount": (b"where", ".mount"), b"automount": (b"where", ".automount"),
              b"swap": (b"what", ".swap")}
 _TEMPLATE = (".j2", ".jinja", ".jinja2", ".tmpl", ".tpl", ".template", ".in", ".erb")
-_SECTION = re.compile(rb"(?m)^[ \t]*\[(?P<name>[A-Za-z]+)\][ \t]*\r?$")
-_SETTING = re.compile(rb"(?m)^[ \t]*(?P<key>Where|What)[ \t]*=[ \t]*(?P<value>[^\r\n]*?)[ \t]*\r?$")
+_SECTION = lazy_re.compile(rb"(?m)^[ \t]*\[(?P<name>[A-Za-z]+)\][ \t]*\r?$")
+_SETTING = lazy_re.compile(rb"(?m)^[ \t]*(?P<key>Where|What)[ \t]*=[ \t]*(?P<value>[^\r\n]*?)[ \t]*\r?$")
 _VALID = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:_.")
 
 
@@ -88,30 +88,32 @@ def path_settings(data: bytes) -> list[tuple[int, int, str]]:
 _FSTAB_NAMES = ("fstab",)
 # An fstab line: spec, point, type, options, dump, pass (in a file of its own, dump and pass may go).
 _SPEC = rb"(?:\{\{[^}\n]*\}\}|\$\{[^}\n]*\}|[^\s\"'=#{$])(?:\{\{[^}\n]*\}\}|\$\{[^}\n]*\}|[^\s\"'])*"
-_FSTAB_LINE = re.compile(rb"(?m)^[ \t]*(?P<spec>" + _SPEC + rb")[ \t]+(?P<point>/[^\s]*)[ \t]+[^\s]+"
+_FSTAB_LINE = lazy_re.compile(rb"(?m)^[ \t]*(?P<spec>" + _SPEC + rb")[ \t]+(?P<point>/[^\s]*)[ \t]+[^\s]+"
                          rb"(?:[ \t]+[^\s]+(?:[ \t]+[0-9]+(?:[ \t]+[0-9]+)?)?)?[ \t]*\r?$")
 # Inside another file (a `lineinfile` line, a heredoc, a script's echo): all six fields, the type
 # a word and the last two numbers, quoted or not.
-_FSTAB_EMBEDDED = re.compile(rb"(?:^|(?<=[\s\"'=]))(?P<spec>" + _SPEC + rb")[ \t]+(?P<point>/[^\s\"']*)[ \t]+"
+_FSTAB_EMBEDDED = lazy_re.compile(
+    rb"(?:^|(?<=[\s\"'=]))(?P<spec>" + _SPEC + rb")[ \t]+(?P<point>/[^\s\"']*)[ \t]+"
                              rb"[a-z][a-z0-9._]*[ \t]+[^\s\"']+[ \t]+[0-9]+[ \t]+[0-9]+"
                              rb"(?=[ \t]*(?:[\"'\r\n]|\\n|$))")
-_ANSIBLE_MOUNT = re.compile(rb"(?m)^(?P<indent>[ \t]*)(?:-[ \t]+)?(?:ansible\.posix\.)?mount[ \t]*:"
+_ANSIBLE_MOUNT = lazy_re.compile(rb"(?m)^(?P<indent>[ \t]*)(?:-[ \t]+)?(?:ansible\.posix\.)?mount[ \t]*:"
                             rb"(?P<rest>[^\n]*)\n?"
                             rb"(?P<body>(?:(?:(?P=indent)[ \t]+[^\n]*|[ \t]*\r?)(?:\n|$))*)")
-_ANSIBLE_PATH = re.compile(rb"""(?m)(?:^[ \t]*|[ \t])(?:path|name)[ \t]*[:=][ \t]*["']?"""
+_ANSIBLE_PATH = lazy_re.compile(rb"""(?m)(?:^[ \t]*|[ \t])(?:path|name)[ \t]*[:=][ \t]*["']?"""
                            rb"""(?P<point>/[^\s"',]*)""")
-_NIX_ATTR = re.compile(rb"""\bfileSystems[ \t]*\.[ \t]*"(?P<point>/[^"$]*)\"""")
-_NIX_SET = re.compile(rb"\bfileSystems[ \t]*=[ \t]*(?:lib\.mk[A-Za-z]+[ \t]+)?\{")
-_NIX_MOUNT_POINT = re.compile(rb"""\bmountPoint[ \t]*=[ \t]*"(?P<point>/[^"$]*)\"""")
-_NIX_WHERE = re.compile(rb"""\bwhere[ \t]*=[ \t]*"(?P<point>/[^"$]*)\"""")
-_NIX_UNITS = re.compile(rb"\b(?P<kind>automounts|mounts)[ \t]*=")
+_NIX_ATTR = lazy_re.compile(rb"""\bfileSystems[ \t]*\.[ \t]*"(?P<point>/[^"$]*)\"""")
+_NIX_SET = lazy_re.compile(rb"\bfileSystems[ \t]*=[ \t]*(?:lib\.mk[A-Za-z]+[ \t]+)?\{")
+_NIX_MOUNT_POINT = lazy_re.compile(rb"""\bmountPoint[ \t]*=[ \t]*"(?P<point>/[^"$]*)\"""")
+_NIX_WHERE = lazy_re.compile(rb"""\bwhere[ \t]*=[ \t]*"(?P<point>/[^"$]*)\"""")
+_NIX_UNITS = lazy_re.compile(rb"\b(?P<kind>automounts|mounts)[ \t]*=")
 # ZFS's `mountpoint` property (`zfs create -o mountpoint=/mnt/pug`, `zfs set`, `zpool create -O`,
 # an Ansible `zfs` task's `extra_zfs_properties`, disko's `mountpoint = "/srv/pug";`):
 # zfs-mount-generator (disko: NixOS `fileSystems`) makes `mnt-pug.mount` of it (break-it round 16, #13).
-_ZFS_MOUNTPOINT = re.compile(rb"""(?<![A-Za-z0-9_.-])mountpoint[ \t]*[:=][ \t]*["']?(?P<point>/[^\s"',;]*)""")
+_ZFS_MOUNTPOINT = lazy_re.compile(
+    rb"""(?<![A-Za-z0-9_.-])mountpoint[ \t]*[:=][ \t]*["']?(?P<point>/[^\s"',;]*)""")
 _BOTH = (".mount", ".automount")
 _GENERATORS = (b"fileSystems", b"mount", b"fstab")
-_NIX_KEY_END = re.compile(rb"[ \t\r\n]*=(?!=)")
+_NIX_KEY_END = lazy_re.compile(rb"[ \t\r\n]*=(?!=)")
 
 
 def might_generate(rel: str, data: bytes) -> bool:

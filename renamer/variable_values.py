@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 Definition = tuple[str, int, str]  # path, line, the value as written
 Lookup = Callable[[str], Sequence[Definition]]
 Step = tuple[str, str, int, str]  # variable, path, line, value as written
@@ -31,11 +33,11 @@ _REFERENCE = re.compile(
     r"(?P<filters>(?:[^}\n]|\}(?!\}))*?)-?\}\}"
     r"|\$(?P<bvar>" + _NAME + r")"
     r"|(?<![A-Za-z0-9_.])(?:var|local)\.(?P<tvar>" + _NAME + r")(?![A-Za-z0-9_.(\[])")
-_DEFAULT = re.compile(r"\|[ \t]*(?:default|d)[ \t]*\([ \t]*(['\"])(?P<value>[^'\"\n]*)\1")
-_FILTER = re.compile(r"\|[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
+_DEFAULT = lazy_re.compile(r"\|[ \t]*(?:default|d)[ \t]*\([ \t]*(['\"])(?P<value>[^'\"\n]*)\1")
+_FILTER = lazy_re.compile(r"\|[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
 # Filters that leave a host name or domain as it is (DNS names are read in any case).
 _KEEPING = frozenset({"default", "d", "lower", "upper", "trim", "string", "mandatory"})
-_COMPUTED = re.compile(r"\$\(|`")
+_COMPUTED = lazy_re.compile(r"\$\(|`")
 
 
 @dataclass(frozen=True)

@@ -4,15 +4,14 @@ values, commit messages."""
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from renamer import once, work
+from renamer import lazy_re, once, work
 from renamer.errors import RenamerError
 from renamer.vcs_command import LITERAL, git_dir, git_run
 
-_OBJECT = re.compile(rb"[0-9a-f]{40,64} (\w+) (\d+)")  # cat-file --batch: `<oid> <type> <size>`
+_OBJECT = lazy_re.compile(rb"[0-9a-f]{40,64} (\w+) (\d+)")  # cat-file --batch: `<oid> <type> <size>`
 
 
 def dirty_paths(root: Path) -> list[str]:

@@ -29,6 +29,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 # -- HAR -----------------------------------------------------------------------------------------
 
 
@@ -51,7 +53,8 @@ class _Node:
     value: object  # dict[str, _Node] | list[_Node] | str | int | float | bool | None
 
 
-_TOKEN = re.compile(rb'[ \t\r\n]*(?:"(?P<s>(?:[^"\\]|\\.)*)"|(?P<n>-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)'
+_TOKEN = lazy_re.compile(
+    rb'[ \t\r\n]*(?:"(?P<s>(?:[^"\\]|\\.)*)"|(?P<n>-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)'
                     rb"|(?P<w>true|false|null)|(?P<p>[{}\[\]:,]))", re.S)
 
 
@@ -282,10 +285,10 @@ class Digest:
     problem: str | None  # why it cannot be computed again; None: it can
 
 
-_RECORD = re.compile(rb"(?m)^WARC/1\.[01]\r?\n")
-_FIELD = re.compile(rb"(?im)^(?P<name>WARC-(?:Block|Payload)-Digest):[ \t]*(?P<algo>[A-Za-z0-9-]+):"
+_RECORD = lazy_re.compile(rb"(?m)^WARC/1\.[01]\r?\n")
+_FIELD = lazy_re.compile(rb"(?im)^(?P<name>WARC-(?:Block|Payload)-Digest):[ \t]*(?P<algo>[A-Za-z0-9-]+):"
                     rb"(?P<value>[A-Za-z0-9=+/]+)[ \t]*\r?$")
-_LENGTH = re.compile(rb"(?im)^Content-Length:[ \t]*(?P<n>[0-9]{1,12})[ \t]*\r?$")
+_LENGTH = lazy_re.compile(rb"(?im)^Content-Length:[ \t]*(?P<n>[0-9]{1,12})[ \t]*\r?$")
 _ALGORITHMS = {"sha1": "sha1", "sha-1": "sha1", "sha256": "sha256", "sha-256": "sha256",
                "sha512": "sha512", "sha-512": "sha512", "md5": "md5"}
 

@@ -28,16 +28,16 @@ the moved network: it is no hit here (another network's rule); `span` gives its 
 from __future__ import annotations
 
 import ipaddress
-import re
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.names import IPNetwork
 
 # The blank between an address and the wildcard after it (`A W`), nothing else.
-_BETWEEN = re.compile(rb"[ \t]+")
+_BETWEEN = lazy_re.compile(rb"[ \t]+")
 # A mask right after its address (`A/M`, iptables) or before it (nft's `& M == A`, `& M A`).
-_SLASH = re.compile(rb"/")
-_MASK_BEFORE = re.compile(rb"[ \t]*(?:==[ \t]*|!=[ \t]*)?")
+_SLASH = lazy_re.compile(rb"/")
+_MASK_BEFORE = lazy_re.compile(rb"[ \t]*(?:==[ \t]*|!=[ \t]*)?")
 
 
 @dataclass(frozen=True)

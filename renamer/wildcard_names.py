@@ -20,6 +20,7 @@ import ipaddress
 import re
 from collections.abc import Iterable
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
 REASON = "wildcard-dns"
@@ -27,11 +28,11 @@ REASON = "wildcard-dns"
 SERVICES = (b"nip.io", b"sslip.io", b"xip.io", b"traefik.me")
 LITERALS = tuple(sorted({*SERVICES, *(s.upper() for s in SERVICES)}))
 _SERVICE = rb"\.(?:nip\.io|sslip\.io|xip\.io|traefik\.me)(?![A-Za-z0-9-]|\.[A-Za-z0-9])"
-_DOTTED = re.compile(rb"(?<![0-9])(?P<a>[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?=" + _SERVICE + rb")", re.I)
-_DASHED = re.compile(rb"(?<![0-9])(?P<a>[0-9]{1,3}(?:-[0-9]{1,3}){3})(?=" + _SERVICE + rb")", re.I)
-_HEX = re.compile(rb"(?<![0-9A-Za-z])(?P<a>[0-9A-Fa-f]{8})(?=" + _SERVICE + rb")", re.I)
+_DOTTED = lazy_re.compile(rb"(?<![0-9])(?P<a>[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?=" + _SERVICE + rb")", re.I)
+_DASHED = lazy_re.compile(rb"(?<![0-9])(?P<a>[0-9]{1,3}(?:-[0-9]{1,3}){3})(?=" + _SERVICE + rb")", re.I)
+_HEX = lazy_re.compile(rb"(?<![0-9A-Za-z])(?P<a>[0-9A-Fa-f]{8})(?=" + _SERVICE + rb")", re.I)
 # sslip.io's IPv6 form: a whole label, its colons written as dashes (`fd00--70.sslip.io`, `--1`).
-_V6 = re.compile(rb"(?:(?<=\.)|(?<![0-9A-Za-z.-]))(?P<a>[0-9A-Fa-f-]*-[0-9A-Fa-f-]*)"
+_V6 = lazy_re.compile(rb"(?:(?<=\.)|(?<![0-9A-Za-z.-]))(?P<a>[0-9A-Fa-f-]*-[0-9A-Fa-f-]*)"
                  rb"(?=\.sslip\.io(?![A-Za-z0-9-]|\.[A-Za-z0-9]))", re.I)
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 

@@ -42,13 +42,14 @@ import re
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.loop_values import bracket_end
 
 # One of these stands in every file `might_hold` accepts (the scan's prefilter words).
 LITERALS = (b"D(", b"D_EXTEND(", b"zone", b"domain", b"pdnsutil", b"samba-tool", b"dnsrecord-",
             b"DnsServerResourceRecord", b"dnscmd", b"record-set", b"records", b"flarectl")
 # The shapes themselves: a file holding a literal but none of these (`timezone:`) is no candidate.
-_SHAPES = re.compile(
+_SHAPES = lazy_re.compile(
     rb"(?<![A-Za-z0-9_$.])D(?:_EXTEND)?[ \t]*\("  # DNSControl
     rb"|(?:^|[{,\s-])zone(?:_name)?[ \t]*[:=]"  # an Ansible task's `zone:`, `zone=`, Terraform's `zone =`
     rb"|(?:^|[{,\s-])[\"']?domain[\"']?[ \t]*:"  # an OPNsense / pfSense host override's `domain:`
@@ -76,7 +77,7 @@ class Relative:
     ref: str | None = None  # a Terraform reference another file of the module may answer
 
 
-_DOMAIN = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
+_DOMAIN = lazy_re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
 
 
 def _domain(text: str) -> str | None:
@@ -106,13 +107,14 @@ def relatives(data: bytes, rel: str, words: Collection[str], *, domains: bool = 
 # DNS tools' command lines ----------------------------------------------------------------------
 
 _TOOL_NAMES = rb"pdnsutil|knotc|samba-tool|ipa|dnscmd|az|doctl|flarectl"
-_TOOLS = re.compile(rb"(?<![A-Za-z0-9_-])(?:" + _TOOL_NAMES + rb")(?:\.exe)?[ \t]|-DnsServerResourceRecord",
+_TOOLS = lazy_re.compile(
+    rb"(?<![A-Za-z0-9_-])(?:" + _TOOL_NAMES + rb")(?:\.exe)?[ \t]|-DnsServerResourceRecord",
                     re.IGNORECASE)
-_LINE_TOOL = re.compile(
+_LINE_TOOL = lazy_re.compile(
     rb"(?<![A-Za-z0-9_/-])(?:[A-Za-z0-9_./\\:-]*[/\\])?(?P<tool>" + _TOOL_NAMES + rb")(?:\.exe)?[ \t]"
     rb"|(?P<cmdlet>(?:Add|Remove|Get|Set)-DnsServerResourceRecord[A-Za-z]*)", re.IGNORECASE)
 # A shell word: quoted or bare, up to a blank, `;`, `|`, `&` or a line's end.
-_WORD = re.compile(rb"\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s;|&\"'`]+)")
+_WORD = lazy_re.compile(rb"\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s;|&\"'`]+)")
 # Where a tool's zone or name stands: the index among the words after the subcommand (options left
 # out), or the options giving it (`--zone-name X`, `--zone-name=X`).
 Spec = int | tuple[str, ...]
@@ -218,10 +220,10 @@ def _cmdlet(line: bytes, offset: int, found: re.Match[bytes], words: Collection[
 
 # DNSControl ----------------------------------------------------------------------------------
 
-_D_CALL = re.compile(rb"(?<![A-Za-z0-9_$.])D(?:_EXTEND)?[ \t]*\([ \t\r\n]*"
+_D_CALL = lazy_re.compile(rb"(?<![A-Za-z0-9_$.])D(?:_EXTEND)?[ \t]*\([ \t\r\n]*"
                      rb"(?:(?P<q>['\"`])(?P<zone>[^'\"`\r\n]*)(?P=q)|(?P<var>[A-Za-z_$][A-Za-z0-9_$]*))")
-_RECORD_CALL = re.compile(rb"(?<![A-Za-z0-9_$.])(?P<fn>[A-Z][A-Z0-9_]*)[ \t]*\(")
-_JS_STRING = re.compile(rb"(?P<q>['\"`])(?P<value>[^'\"`\r\n]*)(?P=q)")
+_RECORD_CALL = lazy_re.compile(rb"(?<![A-Za-z0-9_$.])(?P<fn>[A-Z][A-Z0-9_]*)[ \t]*\(")
+_JS_STRING = lazy_re.compile(rb"(?P<q>['\"`])(?P<value>[^'\"`\r\n]*)(?P=q)")
 _NOT_RECORDS = frozenset({b"D", b"D_EXTEND", b"TTL", b"DefaultTTL", b"IP"})
 
 
@@ -262,11 +264,11 @@ _NAME_KEYS = (b"record", b"prefix", b"record_name", b"name")
 # `domain:` makes a name of its mapping's host word only (`hostname:`, `host:`; a `name:` beside it
 # is as often a task's or an object's own name).
 _DOMAIN_NAME_KEYS = (b"hostname", b"host")
-_FLOW_MAPPING = re.compile(rb"\{[^{}\r\n]*\}")
-_YAML_KEY = re.compile(rb"^(?P<lead>[ \t]*(?:-[ \t]+)*)(?P<key>[A-Za-z0-9_.-]+)[ \t]*:(?:[ \t]+|$)"
+_FLOW_MAPPING = lazy_re.compile(rb"\{[^{}\r\n]*\}")
+_YAML_KEY = lazy_re.compile(rb"^(?P<lead>[ \t]*(?:-[ \t]+)*)(?P<key>[A-Za-z0-9_.-]+)[ \t]*:(?:[ \t]+|$)"
                        rb"(?P<value>[^\r\n]*)")
-_FLOW_PAIR = re.compile(rb"(?:^|[{,])[ \t]*(?P<key>[A-Za-z0-9_]+)[ \t]*:[ \t]*(?P<value>[^,{}\r\n]*)")
-_KV_PAIR = re.compile(rb"(?:^|(?<=[ \t]))(?P<key>[A-Za-z0-9_]+)="
+_FLOW_PAIR = lazy_re.compile(rb"(?:^|[{,])[ \t]*(?P<key>[A-Za-z0-9_]+)[ \t]*:[ \t]*(?P<value>[^,{}\r\n]*)")
+_KV_PAIR = lazy_re.compile(rb"(?:^|(?<=[ \t]))(?P<key>[A-Za-z0-9_]+)="
                       rb"(?P<value>\"[^\"\r\n]*\"|'[^'\r\n]*'|[^ \t\r\n]*)")
 
 
@@ -360,8 +362,8 @@ def _siblings(lines: list[bytes], row: int, column: int) -> list[tuple[int, re.M
 
 # NixOS ---------------------------------------------------------------------------------------
 
-_NIX_NETWORKING = re.compile(rb"(?<![A-Za-z0-9_.-])networking[ \t]*=[ \t]*\{")
-_NIX_ATTR = re.compile(rb"(?<![A-Za-z0-9_.-])(?P<path>(?:networking\.)?(?:hostName|domain))[ \t]*=[ \t]*"
+_NIX_NETWORKING = lazy_re.compile(rb"(?<![A-Za-z0-9_.-])networking[ \t]*=[ \t]*\{")
+_NIX_ATTR = lazy_re.compile(rb"(?<![A-Za-z0-9_.-])(?P<path>(?:networking\.)?(?:hostName|domain))[ \t]*=[ \t]*"
                        rb"\"(?P<value>[^\"\r\n$]*)\"[ \t]*;")
 
 
@@ -392,10 +394,11 @@ def _nixos(data: bytes, words: Collection[str]) -> Iterator[Relative]:
 
 # ISC dhcpd -----------------------------------------------------------------------------------
 
-_DHCPD_DOMAIN = re.compile(rb"(?:option[ \t]+domain-name|ddns-domainname)[ \t]+"
+_DHCPD_DOMAIN = lazy_re.compile(rb"(?:option[ \t]+domain-name|ddns-domainname)[ \t]+"
                            rb"\"(?P<value>[^\"\r\n]*)\"[ \t]*;")
-_DHCPD_HOST = re.compile(rb"(?<![A-Za-z0-9_-])host[ \t]+(?P<value>[A-Za-z0-9_.-]+)[ \t]*\{")
-_DHCPD_NAME = re.compile(rb"(?:option[ \t]+host-name|ddns-hostname)[ \t]+\"(?P<value>[^\"\r\n]*)\"[ \t]*;")
+_DHCPD_HOST = lazy_re.compile(rb"(?<![A-Za-z0-9_-])host[ \t]+(?P<value>[A-Za-z0-9_.-]+)[ \t]*\{")
+_DHCPD_NAME = lazy_re.compile(
+    rb"(?:option[ \t]+host-name|ddns-hostname)[ \t]+\"(?P<value>[^\"\r\n]*)\"[ \t]*;")
 
 
 def _scopes(data: bytes) -> list[tuple[int, int]]:
@@ -454,14 +457,15 @@ def _dhcpd(data: bytes, words: Collection[str]) -> Iterator[Relative]:
 
 # Terraform record resources of other providers -----------------------------------------------
 
-_TF_BLOCK = re.compile(rb"^[ \t]*(?P<kind>resource|data)[ \t]+\"(?P<type>[A-Za-z0-9_]+)\"[ \t]+"
+_TF_BLOCK = lazy_re.compile(rb"^[ \t]*(?P<kind>resource|data)[ \t]+\"(?P<type>[A-Za-z0-9_]+)\"[ \t]+"
                        rb"\"(?P<label>[A-Za-z0-9_-]+)\"[ \t]*\{", re.MULTILINE)
-_RECORD_TYPE = re.compile(rb"record|dns|host_override|unbound")
-_TF_ATTR = re.compile(rb"^[ \t]*(?P<key>[A-Za-z0-9_]+)[ \t]*=[ \t]*"
+_RECORD_TYPE = lazy_re.compile(rb"record|dns|host_override|unbound")
+_TF_ATTR = lazy_re.compile(rb"^[ \t]*(?P<key>[A-Za-z0-9_]+)[ \t]*=[ \t]*"
                       rb"(?P<value>\"[^\"\r\n]*\"|[A-Za-z0-9_.\[\]\"-]+)", re.MULTILINE)
 _TF_NAME_KEYS = (b"name", b"subdomain", b"hostname")
 _TF_ZONE_KEYS = (b"zone", b"zone_name", b"domain", b"zone_id", b"domain_id", b"managed_zone")
-_TF_REF = re.compile(r"(?:(?P<data>data)\.)?(?P<type>[A-Za-z0-9_]+)\.(?P<label>[A-Za-z0-9_-]+)(?:\[[^\]]*\])?"
+_TF_REF = lazy_re.compile(
+    r"(?:(?P<data>data)\.)?(?P<type>[A-Za-z0-9_]+)\.(?P<label>[A-Za-z0-9_-]+)(?:\[[^\]]*\])?"
                      r"(?:\.[A-Za-z0-9_]+)?")
 
 

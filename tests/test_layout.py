@@ -234,6 +234,7 @@ def test_help_loads_no_command() -> None:
                                        "renamer.cli.output", "renamer.debug", "renamer.errors",
                                        # SIGTERM as Ctrl-C for every command (stdlib only; round 22, #24)
                                        "renamer.interrupts",
+                                       "renamer.lazy_re",  # patterns compiled on first use (stdlib only)
                                        "renamer.printable"])  # the sanitiser of every line printed
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from renamer import lazy_re
 from renamer.campaign.config import Campaign, RepoEntry
 from renamer.errors import UnsafeError
 from renamer.state import JOURNAL_NAME, LOCK_NAME, state_folder
@@ -31,7 +32,7 @@ _SAFE = ["-c", "protocol.ext.allow=never", "-c", "protocol.fd.allow=never"]
 _ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_LITERAL_PATHSPECS": "1"}
 LOCK_FILE = "campaign.lock"  # in work_dir
 LOCK_WAIT = 30.0  # seconds a rollback waits for a git still committing in the clone
-_TRAILER = re.compile(r"^Renamer-Move: (.+)$", re.M)
+_TRAILER = lazy_re.compile(r"^Renamer-Move: (.+)$", re.M)
 # The trailer the campaign adds to the branch's last commit once verify passed on it: the digest of
 # the renames it was made with. A branch without it (a sweep cut short, a verify never run or
 # failed, a hand-made branch) or with another digest (the move's renames changed) is not done.

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from renamer import lazy_re
 from renamer.config import DEFAULT_MAX_FILE_SIZE, Config, Renames
 from renamer.config_load import load_config, read_cutover
 from renamer.config_renames import read_renames
@@ -22,14 +23,14 @@ _TOP_KEYS = {"version", "name", "renames", "config", "cutover", "allowlist", "wo
 _REPO_KEYS = {"name", "url", "allowlist", "depends_on"}
 # A repo's name is a folder of work_dir and part of what the report prints: a plain name, never a
 # path (no `/`, no `..`, no leading `.` or `-`).
-_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+_SAFE_NAME = lazy_re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 # renamer's own files in work_dir (clones.LOCK_FILE, run.RECORD): never a repo's clone folder.
 _RESERVED = ("campaign.lock", "campaign-state.json")
 # The move's name makes the branch renamer/<name>: the same plain name, no `..`, no `.lock` end.
-_MOVE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+_MOVE_NAME = lazy_re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 # A git URL renamer clones: these transports only (never `ext::`, which runs a command, nor any
 # other `<transport>::`); scp-like `user@host:path` too.
-_URL = re.compile(r"(?:https?|ssh|git|file)://[^\s]+|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^\s]+")
+_URL = lazy_re.compile(r"(?:https?|ssh|git|file)://[^\s]+|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^\s]+")
 DEFAULT_WORK_DIR = ".campaign"
 
 

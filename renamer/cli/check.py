@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from pathlib import Path
 
 import click
 
-from renamer import hcl_blocks, moved_tags, vcs
+from renamer import hcl_blocks, lazy_re, moved_tags, vcs
 from renamer.atomic import save
 from renamer.cli import plan_guard, render_guard
 from renamer.cli.common import early_listing, project_from, warn_interrupted
@@ -81,7 +80,7 @@ def _unlisted_roots(project: LoadedProject, listed: set[Path]) -> list[str]:
 
 
 # a root module's own state settings: `backend "s3" {` or `cloud {` (inside its `terraform` block)
-_BACKEND = re.compile(rb'(?m)^[ \t]*(?:backend[ \t]+"[^"\r\n]*"|cloud)[ \t]*\{')
+_BACKEND = lazy_re.compile(rb'(?m)^[ \t]*(?:backend[ \t]+"[^"\r\n]*"|cloud)[ \t]*\{')
 
 
 def _module_calls(project: LoadedProject) -> tuple[dict[str, set[str]], set[str]]:

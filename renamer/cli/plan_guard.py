@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from renamer import lazy_re
 from renamer.allowlist import KeepRule
 from renamer.errors import RenamerError
 from renamer.project import LoadedProject
 from renamer.terraform_plan import DESTRUCTIVE, Change, Guard, binary_path, run_plan
 from renamer.words import plural
 
-_INDEX = re.compile(r'\[(?:"(?:[^"\\]|\\.)*"|[^\]"]*)\]')  # an instance key: [0], ["a.b"]
+_INDEX = lazy_re.compile(r'\[(?:"(?:[^"\\]|\\.)*"|[^\]"]*)\]')  # an instance key: [0], ["a.b"]
 
 
 def directories(project: LoadedProject, given: Sequence[Path]) -> list[tuple[Path, str]]:

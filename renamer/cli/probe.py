@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
 import click
 
+from renamer import lazy_re
 from renamer.cli.common import inventory_from, project_from
 from renamer.cli.dns import inventory_option
 from renamer.cli.options import common_options, settings
@@ -19,7 +19,7 @@ from renamer.report.probe import document, listing, markdown, table
 from renamer.words import plural
 
 # curl's --connect-to: HOST:PORT:ADDRESS:PORT, an empty HOST or PORT standing for any.
-_CONNECT_TO = re.compile(r"(?P<host>[^:\[\]]*|\[[0-9A-Fa-f:.]+\]):(?P<port>\d{0,5}):"
+_CONNECT_TO = lazy_re.compile(r"(?P<host>[^:\[\]]*|\[[0-9A-Fa-f:.]+\]):(?P<port>\d{0,5}):"
                          r"(?P<to>[^:\[\]]+|\[[0-9A-Fa-f:.]+\]):(?P<to_port>\d{1,5})\Z")
 
 

@@ -13,7 +13,6 @@ import contextlib
 import datetime as dt
 import json
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -22,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from renamer import clock, debug
+from renamer import clock, debug, lazy_re
 from renamer.dns import lock
 from renamer.dns.ansible_inventory import EXTRA
 from renamer.dns.inventory import Resolver
@@ -66,7 +65,7 @@ def playbook_command() -> str:
 
 # One host's line of `ansible -o`: `NAME | SUCCESS => {...}`, `NAME | FAILED! => {...}`, `NAME |
 # UNREACHABLE! => {...}`.
-_ONE_LINE = re.compile(r"^(?P<host>\S+) \| (?P<status>[A-Z]+)!? (?:=> )?(?P<rest>.*)$")
+_ONE_LINE = lazy_re.compile(r"^(?P<host>\S+) \| (?P<status>[A-Z]+)!? (?:=> )?(?P<rest>.*)$")
 MODULE_CHECK_TIMEOUT = 300.0
 
 

@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from renamer import lazy_re
 from renamer.dns import applies
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Resolver
@@ -53,7 +54,7 @@ DEADLINE = "DEADLINE"  # the deadline pushed on while the apply's batch goes on 
 PUSH_SETTLE = 1.5  # seconds a revert that claimed just before a push takes to see it and let go
 SYSTEMD = "/run/systemd/system"  # exists where systemd is PID 1 (sd_booted(3))
 LONGEST = 24 * 3600  # --confirm-within at most a day: a revert armed for longer is a mistake
-_WITHIN = re.compile(r"([1-9][0-9]{0,5})([smh])")
+_WITHIN = lazy_re.compile(r"([1-9][0-9]{0,5})([smh])")
 _UNIT = {"s": 1, "m": 60, "h": 3600}
 
 How = Literal["detached", "systemd"]

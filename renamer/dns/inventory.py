@@ -9,19 +9,19 @@ labels, so no value can carry a newline, a comma or a `#` into the snippet.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from renamer import lazy_re
 from renamer.errors import ConfigError
 from renamer.formats.yaml_source import kind, shown
 from renamer.names import IPAddress, IPNetwork, address_like
 
-LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)\Z")
-SSH_TARGET = re.compile(r"ssh://(?:(?P<user>[a-z_][a-z0-9_.-]{0,31})@)?"
+LABEL = lazy_re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)\Z")
+SSH_TARGET = lazy_re.compile(r"ssh://(?:(?P<user>[a-z_][a-z0-9_.-]{0,31})@)?"
                         r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9a-fA-F:]+\])(?::(?P<port>\d{1,5}))?\Z")
-UNSAFE = re.compile(r"[\n\r\0]")
+UNSAFE = lazy_re.compile(r"[\n\r\0]")
 BackendName = Literal["dnsmasq", "unbound", "bind", "powerdns"]  # the keys of dns/backend.py BACKENDS
 BACKEND_NAMES: tuple[BackendName, ...] = ("dnsmasq", "unbound", "bind", "powerdns")  # the first: the default
 # The keys of an API backend's resolver entry (powerdns): ApiSettings below. A file backend refuses them.

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
+from renamer import lazy_re
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.resolvers import load_resolvers
 from renamer.dns.sites import cross_check, load_site
 from renamer.errors import ConfigError
 
-_PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]{1,255}\Z")
+_PLAIN_PATH = lazy_re.compile(r"[A-Za-z0-9._/-]{1,255}\Z")
 
 
 def load_inventory(folder: Path, display: Any = str, resolvers_file: Path | None = None) -> Inventory:

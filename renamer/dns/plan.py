@@ -6,11 +6,11 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import posixpath
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from renamer import lazy_re
 from renamer.clock import shown_time
 from renamer.diffs import unified
 from renamer.dns.backend import HandLine, backend_for
@@ -125,7 +125,7 @@ MAX_SHARE = 0.30
 
 # A transitional alias as renamer writes it in a snippet (dnsmasq, Unbound, BIND render.py): its date
 # (shown_time) and its one-label old name
-_PROMISED = re.compile(r"transitional until (\d{4}-\d{2}-\d{2})(?: (\d{2}):(\d{2}) UTC)?: ([a-z0-9-]+),")
+_PROMISED = lazy_re.compile(r"transitional until (\d{4}-\d{2}-\d{2})(?: (\d{2}):(\d{2}) UTC)?: ([a-z0-9-]+),")
 
 
 def early_retirements(plan: ResolverPlan, now: dt.datetime | None) -> list[str]:

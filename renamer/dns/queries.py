@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 import ipaddress
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from renamer import lazy_re
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
@@ -21,12 +21,13 @@ from renamer.table import table
 
 _MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                                         "nov", "dec"), start=1)}
-_PRIORITY = re.compile(r"^<\d{1,3}>\d{0,2} ?")  # a syslog line as sent: <30>1 (RFC 5424), <30> (RFC 3164)
-_EPOCH = re.compile(r"\[(\d{9,11})\]")  # Unbound's logfile: [1796543155]
+_PRIORITY = lazy_re.compile(
+    r"^<\d{1,3}>\d{0,2} ?")  # a syslog line as sent: <30>1 (RFC 5424), <30> (RFC 3164)
+_EPOCH = lazy_re.compile(r"\[(\d{9,11})\]")  # Unbound's logfile: [1796543155]
 # rsyslog's and the journal's 2026-12-06T07:45:50.123+00:00
-_ISO = re.compile(r"(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:[.,]\d+)?(Z|[+-]\d\d:?\d\d)?")
-_SYSLOG = re.compile(r"([A-Za-z]{3})\s+(\d{1,2}) (\d\d):(\d\d):(\d\d)")  # Dec  6 07:45:50 (no year)
-_BIND = re.compile(r"(\d{1,2})-([A-Za-z]{3})-(\d{4}) (\d\d):(\d\d):(\d\d)")  # 06-Dec-2026 07:46:01.292
+_ISO = lazy_re.compile(r"(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:[.,]\d+)?(Z|[+-]\d\d:?\d\d)?")
+_SYSLOG = lazy_re.compile(r"([A-Za-z]{3})\s+(\d{1,2}) (\d\d):(\d\d):(\d\d)")  # Dec  6 07:45:50 (no year)
+_BIND = lazy_re.compile(r"(\d{1,2})-([A-Za-z]{3})-(\d{4}) (\d\d):(\d\d):(\d\d)")  # 06-Dec-2026 07:46:01.292
 
 
 def when(stamp: str, now: dt.datetime, host_zone: dt.tzinfo | None = None) -> dt.datetime | None:
@@ -172,7 +173,7 @@ def who_asks(inventory: Inventory, spec: str, olds: Sequence[str], window: dt.ti
     return WhoAsks(since, tuple(dict.fromkeys(wanted.values())), logs, ordered)
 
 
-_OFFSET = re.compile(r"([+-])(\d\d)(\d\d)")
+_OFFSET = lazy_re.compile(r"([+-])(\d\d)(\d\d)")
 # the resolver host's UTC offset now and at the window's start (GNU, busybox: `date -d @EPOCH`)
 _ZONES = 'date +%z && { date -d "@$1" +%z 2>/dev/null || true; }'
 

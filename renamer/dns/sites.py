@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
+from renamer import lazy_re
 from renamer.dns.inventory import LABEL, UNSAFE, Host, Site, name_problem
 from renamer.durations import EXPECTED, parse_duration
 from renamer.errors import ConfigError
 from renamer.formats.yaml_source import Problems, check_mapping, kind, list_at, load_yaml_file, shown
 from renamer.names import IPAddress, IPNetwork, host_name_problem, parse_address, parse_network
 
-_SITE = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}\Z")
-_MAC = re.compile(r"[0-9a-f]{2}(:[0-9a-f]{2}){5}\Z")
+_SITE = lazy_re.compile(r"[a-z0-9][a-z0-9_-]{0,62}\Z")
+_MAC = lazy_re.compile(r"[0-9a-f]{2}(:[0-9a-f]{2}){5}\Z")
 _SITE_KEYS = {"site", "domain", "network", "hosts", "retired", "authoritative"}
 _HOST_KEYS = {"name", "address", "mac", "aliases", "role", "warning", "transition"}
 

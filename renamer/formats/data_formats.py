@@ -8,11 +8,12 @@ import re
 import tomllib
 from typing import Any
 
+from renamer import lazy_re
 from renamer.formats import keylines
 
-_OVERWRITE = re.compile(r"Cannot overwrite a value \(at line (\d+)")
+_OVERWRITE = lazy_re.compile(r"Cannot overwrite a value \(at line (\d+)")
 _AT = re.compile(r"\(at line (\d+), column \d+\)")
-_TWICE = re.compile(r"Cannot declare \((.*?),?\) twice \(at line (\d+)")
+_TWICE = lazy_re.compile(r"Cannot declare \((.*?),?\) twice \(at line (\d+)")
 
 
 class _Duplicate(ValueError):

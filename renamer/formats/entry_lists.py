@@ -22,21 +22,21 @@ in the file) than it did before. Pure: text in, a sentence out.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 
+from renamer import lazy_re
 from renamer.formats import map_calls, map_spellings
 
-_TOKEN = re.compile(r"""[{}\[\]()]|[,;]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
-_ENTRY = re.compile(r"""\s*(?:"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>(?:[^'\\\n]|\\.)*)'"""
+_TOKEN = lazy_re.compile(r"""[{}\[\]()]|[,;]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
+_ENTRY = lazy_re.compile(r"""\s*(?:"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>(?:[^'\\\n]|\\.)*)'"""
                     r"""|\[[ \t]*(?P<bq>["'])(?P<bk>[^"'\n]*)(?P=bq)[ \t]*\]"""
                     r"""|(?P<bare>[A-Za-z_$][\w.$-]*))"""
                     r"""[ \t]*(?:=>|=(?![=~>])|:(?=[ \t"'{\[(]|\r?$|\r?\n)(?!:))""")
 _CLOSES = {"}": "{", "]": "[", ")": "("}
-_UCI = re.compile(r"""(?m)^[ \t]*config[ \t]+(?P<type>[\w-]+)[ \t]+(?P<q>["']?)(?P<name>[\w.-]+)(?P=q)"""
+_UCI = lazy_re.compile(r"""(?m)^[ \t]*config[ \t]+(?P<type>[\w-]+)[ \t]+(?P<q>["']?)(?P<name>[\w.-]+)(?P=q)"""
                   r"[ \t]*\r?$")
-_UCI_OPTION = re.compile(r"(?m)^[ \t]+(?:option|list)[ \t]+\w")
+_UCI_OPTION = lazy_re.compile(r"(?m)^[ \t]+(?:option|list)[ \t]+\w")
 
 
 def _line(text: str, at: int) -> int:

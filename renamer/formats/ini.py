@@ -9,14 +9,14 @@ INI inventories have) is checked by its key-like lines instead (keylines.py).
 from __future__ import annotations
 
 import configparser
-import re
 from collections.abc import Sequence
 
+from renamer import lazy_re
 from renamer.formats import keylines, siblings
 from renamer.formats.base import BaseFormat, Location
 
-_SECTION = re.compile(r"[ \t]*\[(?P<name>[^\[\]\n]+)\]")
-_PAIR = re.compile(r"[ \t]*(?P<key>[^=:\s;#\[][^=:]*?)[ \t]*(?:[=:]|\Z)")
+_SECTION = lazy_re.compile(r"[ \t]*\[(?P<name>[^\[\]\n]+)\]")
+_PAIR = lazy_re.compile(r"[ \t]*(?P<key>[^=:\s;#\[][^=:]*?)[ \t]*(?:[=:]|\Z)")
 
 
 def _parser() -> configparser.RawConfigParser:

@@ -16,10 +16,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.formats import entry_lists, siblings
 
-_SECTION = re.compile(r"[ \t]*\[(?P<key>[^\[\]\n]+)\][ \t]*(?:[#;].*)?\Z")
-_ITEM = re.compile(r"[ \t]*-[ \t]+")
+_SECTION = lazy_re.compile(r"[ \t]*\[(?P<key>[^\[\]\n]+)\][ \t]*(?:[#;].*)?\Z")
+_ITEM = lazy_re.compile(r"[ \t]*-[ \t]+")
 _KEY = re.compile(r"[ \t]*(?:export[ \t]+)?(?P<key>\"[^\"\n]*\"|'[^'\n]*'|[^\s:=#;\[\]{}'\"]+)"
                   r"[ \t]*(?::(?=[ \t]|\Z)|=)")
 # Jinja's `{% if %}` and a Go template's (Helm's) `{{- if }}`, `{{ else if }}`, `{{ range }}`...

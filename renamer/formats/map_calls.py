@@ -22,23 +22,23 @@ text in, (container, key, line) out; formats/entry_lists.py compares before and 
 
 from __future__ import annotations
 
-import re
+from renamer import lazy_re
 
-_TOKEN = re.compile(r"""[{}\[\]()]|,|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
-_STRING = re.compile(r"""\s*(?:"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>(?:[^'\\\n]|\\.)*)')""")
+_TOKEN = lazy_re.compile(r"""[{}\[\]()]|,|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
+_STRING = lazy_re.compile(r"""\s*(?:"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>(?:[^'\\\n]|\\.)*)')""")
 # a quoted key then Kotlin's `to` or Scala's `->`
-_INFIX = re.compile(r"""[ \t]*(?:->|to(?=[ \t]))""")
+_INFIX = lazy_re.compile(r"""[ \t]*(?:->|to(?=[ \t]))""")
 # calls whose arguments alternate key and value: `Map.of(`, `ImmutableMap.of(`, `ImmutableSortedMap.of(`,
 # Ruby's `Hash[`
-_POSITIONAL = re.compile(r"""(?:(?<![\w$])\w*Map\.of|(?<![\w$.])Hash)[ \t]*\Z""")
+_POSITIONAL = lazy_re.compile(r"""(?:(?<![\w$])\w*Map\.of|(?<![\w$.])Hash)[ \t]*\Z""")
 # calls whose arguments are pairs (or one list of pairs): a map's or a dict's constructor
-_PAIRS = re.compile(r"""(?:(?<![\w$])(?:\w*Map(?:Of)?|\w+MapOf|mapOf|dict|OrderedDict|defaultdict"""
+_PAIRS = lazy_re.compile(r"""(?:(?<![\w$])(?:\w*Map(?:Of)?|\w+MapOf|mapOf|dict|OrderedDict|defaultdict"""
                     r"""|fromEntries|ofEntries|\w*Map::from(?:_iter)?|maps:from_list|Map\.new)"""
                     r"""|\bnew[ \t]+\w*Map)[ \t]*\Z""")
 # a tuple's or a list's own bracket, no call before it
-_BARE = re.compile(r"(?:^|[^\w$\s])\s*\Z")
+_BARE = lazy_re.compile(r"(?:^|[^\w$\s])\s*\Z")
 # a pair written as a call: `Pair(`, `entry(`, `Map.entry(`, `SimpleEntry(`, `tuple(`
-_PAIR_CALL = re.compile(r"""(?<![\w$])(?:\w+\.)?(?:Pair|entry|SimpleEntry|SimpleImmutableEntry"""
+_PAIR_CALL = lazy_re.compile(r"""(?<![\w$])(?:\w+\.)?(?:Pair|entry|SimpleEntry|SimpleImmutableEntry"""
                         r"""|tuple|Tuple2)[ \t]*\Z""")
 
 

@@ -19,9 +19,9 @@ both lines. Everything else of the file is plain text's. Pure: text in, a senten
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
+from renamer import lazy_re
 from renamer.formats import keylines
 from renamer.formats.text import Text
 
@@ -33,7 +33,7 @@ _POSTFIX = frozenset({
     "mailertable", "virtusertable", "genericstable", "domaintable", "authinfo",
 })
 _FOLDERS = ("postfix/", "mail/")
-_ENTRY = re.compile(r"(?m)^(?P<key>[^\s#][^\s]*)")
+_ENTRY = lazy_re.compile(r"(?m)^(?P<key>[^\s#][^\s]*)")
 
 
 def _folded(path: str) -> bool:

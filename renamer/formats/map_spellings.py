@@ -24,39 +24,40 @@ in, (container, key, line) out; formats/entry_lists.py compares before and after
 
 from __future__ import annotations
 
-import re
+from renamer import lazy_re
 
 Entry = tuple[tuple[str, object], str, int]
 
 # bash: `NAME=(` (after `declare -A` or alone) whose items are `[key]=value`
-_BASH_ARRAY = re.compile(r"(?<![\w$])(?P<name>[A-Za-z_]\w*)\+?=\((?P<body>[^()]*)\)")
-_BASH_ITEM = re.compile(r"""\[[ \t]*(?P<q>["']?)(?P<key>[^\]"'\s]+)(?P=q)[ \t]*\]\+?=""")
+_BASH_ARRAY = lazy_re.compile(r"(?<![\w$])(?P<name>[A-Za-z_]\w*)\+?=\((?P<body>[^()]*)\)")
+_BASH_ITEM = lazy_re.compile(r"""\[[ \t]*(?P<q>["']?)(?P<key>[^\]"'\s]+)(?P=q)[ \t]*\]\+?=""")
 # `m["web01"] = x`, `ROLE[web01]=x`, `$m['web01'] =`, `this.m["web01"] =`; never `==`
-_INDEX_SET = re.compile(r"""(?<![\w$.])(?P<var>[$@]?[A-Za-z_][\w$]*(?:(?:\.|->)[A-Za-z_]\w*)*)"""
+_INDEX_SET = lazy_re.compile(r"""(?<![\w$.])(?P<var>[$@]?[A-Za-z_][\w$]*(?:(?:\.|->)[A-Za-z_]\w*)*)"""
                         r"""\[[ \t]*(?:(?P<q>["'])(?P<qkey>[^"'\n\\]+)(?P=q)|(?P<bkey>[A-Za-z0-9][\w.-]*))"""
                         r"""[ \t]*\]"""
                         r"""[ \t]*(?:=(?![=~])|:=)""")
 # Perl: `$role{web01} = x`, `$role{'web01'} = x`
-_PERL_SET = re.compile(r"""\$(?P<var>[A-Za-z_]\w*)\{[ \t]*(?P<q>["']?)(?P<key>[\w.-]+)(?P=q)[ \t]*\}"""
+_PERL_SET = lazy_re.compile(r"""\$(?P<var>[A-Za-z_]\w*)\{[ \t]*(?P<q>["']?)(?P<key>[\w.-]+)(?P=q)[ \t]*\}"""
                        r"""[ \t]*=(?![=~])""")
 # Tcl: `dict set role web01 x`
-_TCL_DICT_SET = re.compile(r"""(?<![\w$])dict[ \t]+set[ \t]+(?P<var>\w+)[ \t]+"""
+_TCL_DICT_SET = lazy_re.compile(r"""(?<![\w$])dict[ \t]+set[ \t]+(?P<var>\w+)[ \t]+"""
                            r"""(?P<q>["']?)(?P<key>[\w.-]+)(?P=q)[ \t]""")
 # `.put("web01", ...)`, `.set('web01', ...)`, `.insert("web01", ...)`, `.putIfAbsent(...)`
-_PUT = re.compile(r"""\.(?:put|set|insert|putIfAbsent|put_new)[ \t]*\("""
+_PUT = lazy_re.compile(r"""\.(?:put|set|insert|putIfAbsent|put_new)[ \t]*\("""
                   r"""[ \t]*(?P<q>["'])(?P<key>[^"'\n\\]+)(?P=q)[ \t]*,""")
-_RECEIVER = re.compile(r"""(?P<var>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)[ \t]*\Z""")
+_RECEIVER = lazy_re.compile(r"""(?P<var>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)[ \t]*\Z""")
 # Clojure: `(hash-map ...)`; Tcl: `dict create ...`, `array set NAME {...}` / `[list ...]`
-_CLOJURE = re.compile(r"\((?:hash-map|array-map|sorted-map)[ \t\r\n]")
-_TCL_CREATE = re.compile(r"(?<![\w$])dict[ \t]+create[ \t]")
-_TCL_ARRAY = re.compile(r"(?<![\w$])array[ \t]+set[ \t]+\w+[ \t]+(?:\{|\[[ \t]*list[ \t])")
+_CLOJURE = lazy_re.compile(r"\((?:hash-map|array-map|sorted-map)[ \t\r\n]")
+_TCL_CREATE = lazy_re.compile(r"(?<![\w$])dict[ \t]+create[ \t]")
+_TCL_ARRAY = lazy_re.compile(r"(?<![\w$])array[ \t]+set[ \t]+\w+[ \t]+(?:\{|\[[ \t]*list[ \t])")
 # Python: `dict(zip([...], ...))`, `dict.fromkeys([...])`
-_ZIPPED = re.compile(r"(?<![\w$.])(?:dict[ \t]*\([ \t]*zip[ \t]*\(|dict\.fromkeys[ \t]*\()[ \t\r\n]*[\[(]")
-_QUOTED = re.compile(r"""(?P<q>["'])(?P<key>[^"'\n\\]*)(?P=q)""")
+_ZIPPED = lazy_re.compile(
+    r"(?<![\w$.])(?:dict[ \t]*\([ \t]*zip[ \t]*\(|dict\.fromkeys[ \t]*\()[ \t\r\n]*[\[(]")
+_QUOTED = lazy_re.compile(r"""(?P<q>["'])(?P<key>[^"'\n\\]*)(?P=q)""")
 # a word of a Tcl or Clojure argument list: a quoted string, a braced or bracketed group, a bare word
-_WORD = re.compile(r"""[ \t\r\n]*(?:"(?P<dq>(?:[^"\\\n]|\\.)*)"|(?P<group>[{\[(])|(?P<close>[}\])])"""
+_WORD = lazy_re.compile(r"""[ \t\r\n]*(?:"(?P<dq>(?:[^"\\\n]|\\.)*)"|(?P<group>[{\[(])|(?P<close>[}\])])"""
                    r"""|(?P<bare>[^\s{}\[\]()"]+))""")
-_STATEMENT_END = re.compile(r"[;{}]|\n[ \t]*\n")
+_STATEMENT_END = lazy_re.compile(r"[;{}]|\n[ \t]*\n")
 
 
 def _line(text: str, at: int) -> int:

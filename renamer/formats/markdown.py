@@ -7,14 +7,13 @@ since they decide which anchors change.
 
 from __future__ import annotations
 
-import re
-
+from renamer import lazy_re
 from renamer.formats.base import BaseFormat, Comment
 
 SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(```|~~~)")
-_MARKUP = re.compile(r"`|\*\*|__|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)|!?\[([^\]]*)\]\([^)]*\)")
+_HEADING = lazy_re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+_FENCE = lazy_re.compile(r"^ {0,3}(```|~~~)")
+_MARKUP = lazy_re.compile(r"`|\*\*|__|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)|!?\[([^\]]*)\]\([^)]*\)")
 
 
 def github_slug(heading: str) -> str:

@@ -12,6 +12,7 @@ import ipaddress
 import re
 from collections.abc import Sequence
 
+from renamer import lazy_re
 from renamer.formats.base import BaseFormat
 from renamer.formats.markdown import SUFFIXES as MARKDOWN
 
@@ -28,13 +29,13 @@ NAMES = frozenset({"README", "NOTES", "CHANGELOG", "CHANGES", "HISTORY", "NEWS",
 # robots.txt and security.txt, ads.txt, bindep, Heroku's runtime.txt, host and package lists.
 # A list named for what is gone (`retired-hosts.txt`, `decommissioned_nodes.txt`) is a record by its
 # name, not a live host list: its lines decide, and a dated comment heading them keeps them.
-_CONFIG_NAME = re.compile(
+_CONFIG_NAME = lazy_re.compile(
     r"(?i)^(?:(?:[\w.-]*[-_.])?(?:requirements|constraints|reqs)(?:[-_.][\w.-]*)?|CMakeLists|robots|security"
     r"|ads|app-ads|sellers|bindep|runtime|apt|packages"
     r"|(?:(?!(?:[\w-]*[-_.])?(?:retired|decommissioned|decom|old|former|removed|dead|previous|archived)[-_.])"
     r"[\w-]+[-_.])?(?:hosts|servers|nodes|targets)"
     r"|inventory|pip|pylock)\.txt$")
-_CONFIG_FOLDER = re.compile(r"(?i)(?:^|/)(?:requirements|constraints)/[^/]+\.(?:txt|in)$")
+_CONFIG_FOLDER = lazy_re.compile(r"(?i)(?:^|/)(?:requirements|constraints)/[^/]+\.(?:txt|in)$")
 
 # A line of line-oriented configuration, as a plain-text file's every non-comment line may be.
 _CONFIG_LINE = (
@@ -103,11 +104,11 @@ def _config_line(line: str) -> bool:
 # What a dated comment heading a `.txt` list, or the list's name, says when its lines are gone: a
 # retired-host list, a log. A date alone says when, not that: `# 2025-06-01 web tier, rebuilt on
 # bookworm` over a live pdsh group is a comment (break-it round 22, #09; issue 27 item 8).
-_PAST_HEADING = re.compile(
+_PAST_HEADING = lazy_re.compile(
     r"(?i)\b(?:retired?|retiring|decommission\w*|decom+e?d?|removed|former(?:ly)?|dead|gone|archived?|"
     r"replaced|deleted|obsolete|previous(?:ly)?|old|shut\s*down|powered\s*off|turned\s*off|disabled|"
     r"log|history|journal|changelog|changes|maintenance|reboots?|incidents?)\b")
-_PAST_NAME = re.compile(
+_PAST_NAME = lazy_re.compile(
     r"(?i)(?:^|[-_./])(?:retired|decommissioned|decom|old|former|removed|dead|previous|archived?|"
     r"logs?|history|journal|changelog|changes|maintenance|incidents?|reboots?)(?:[-_.]|$)")
 

@@ -30,6 +30,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from renamer import lazy_re
+
 
 @dataclass
 class Outline:
@@ -53,12 +55,12 @@ class Outline:
         return self
 
 
-_ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t\r]|$)")
-_HTML_HEADING = re.compile(r"(?i) {0,3}<h([1-6])[\s>]")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
-_SETEXT = re.compile(r" {0,3}(=+|-+)[ \t\r]*$")
+_ATX = lazy_re.compile(r" {0,3}(#{1,6})(?:[ \t\r]|$)")
+_HTML_HEADING = lazy_re.compile(r"(?i) {0,3}<h([1-6])[\s>]")
+_FENCE = lazy_re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
+_SETEXT = lazy_re.compile(r" {0,3}(=+|-+)[ \t\r]*$")
 # What cannot be a paragraph's line: a heading, a fence, a quote, a list item, a rule, blank, code.
-_NOT_PARAGRAPH = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|>|[-*+](?:[ \t]|$)"
+_NOT_PARAGRAPH = lazy_re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|>|[-*+](?:[ \t]|$)"
                             r"|\d{1,9}[.)](?:[ \t]|$)|(?:[-*_][ \t]*){3,}$|=+[ \t]*$|<h[1-6])|[ \t]*$| {4}",
                             re.IGNORECASE)
 
@@ -73,13 +75,13 @@ _HTML_CLOSED = (
     (re.compile(r" {0,3}<!\[CDATA\["), re.compile(r"\]\]>")),
 )
 # Type 6, to the next blank line: a block-level tag, opening or closing.
-_HTML_BLOCK_TAG = re.compile(
+_HTML_BLOCK_TAG = lazy_re.compile(
     r"(?i) {0,3}</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd"
     r"|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head"
     r"|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param"
     r"|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[ \t>]|/>|$)")
 # Type 7, to the next blank line, and never inside a paragraph: any other tag alone on its line.
-_HTML_LONE_TAG = re.compile(
+_HTML_LONE_TAG = lazy_re.compile(
     r"(?i) {0,3}(?:<(?!(?:script|pre|style|textarea)\b)[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[^<>]*)?/?>"
     r"|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t\r]*$")
 _PLAIN = (".txt", ".text", "")
@@ -211,8 +213,8 @@ def _paragraph(line: str) -> bool:
     return not _NOT_PARAGRAPH.match(line)
 
 
-_RST_ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}[ \t\r]*$")
-_RST_BLOCK = re.compile(r"[ \t]*(?:\.\.[ \t]+\S.*|.*::)[ \t\r]*$")
+_RST_ADORNMENT = lazy_re.compile(r"([!-/:-@\[-`{-~])\1{2,}[ \t\r]*$")
+_RST_BLOCK = lazy_re.compile(r"[ \t]*(?:\.\.[ \t]+\S.*|.*::)[ \t\r]*$")
 
 
 def _rst(lines: Sequence[str]) -> Outline:
@@ -251,8 +253,8 @@ def _rst(lines: Sequence[str]) -> Outline:
     return out
 
 
-_ADOC_HEADING = re.compile(r"(={1,6}|#{1,6})[ \t]+\S")
-_ADOC_BLOCK = re.compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,}|`{3})[ \t\r]*$")
+_ADOC_HEADING = lazy_re.compile(r"(={1,6}|#{1,6})[ \t]+\S")
+_ADOC_BLOCK = lazy_re.compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,}|`{3})[ \t\r]*$")
 
 
 def _delimited(lines: Sequence[str], heading: re.Pattern[str], begin: re.Pattern[str],
@@ -283,14 +285,14 @@ def _delimited(lines: Sequence[str], heading: re.Pattern[str], begin: re.Pattern
     return out.finish()
 
 
-_ORG_HEADING = re.compile(r"(\*+)[ \t]")
-_ORG_BEGIN = re.compile(r"(?i)[ \t]*#\+begin_(\w+)")
-_ORG_END = re.compile(r"(?i)[ \t]*#\+end_(\w+)")
+_ORG_HEADING = lazy_re.compile(r"(\*+)[ \t]")
+_ORG_BEGIN = lazy_re.compile(r"(?i)[ \t]*#\+begin_(\w+)")
+_ORG_END = lazy_re.compile(r"(?i)[ \t]*#\+end_(\w+)")
 
 
-_TEXTILE_HEADING = re.compile(r"h([1-6])(?:\([^)]*\)|\{[^}]*\}|\[[^\]]*\]|[<>=])*\.[ \t]")
-_TEXTILE_CODE = re.compile(r"(?:bc|pre)(\.\.?)[ \t]")
-_TEXTILE_BLOCK = re.compile(r"(?:p|h[1-6]|bq|bc|pre|notextile|fn\d+)\.\.?[ \t]")
+_TEXTILE_HEADING = lazy_re.compile(r"h([1-6])(?:\([^)]*\)|\{[^}]*\}|\[[^\]]*\]|[<>=])*\.[ \t]")
+_TEXTILE_CODE = lazy_re.compile(r"(?:bc|pre)(\.\.?)[ \t]")
+_TEXTILE_BLOCK = lazy_re.compile(r"(?:p|h[1-6]|bq|bc|pre|notextile|fn\d+)\.\.?[ \t]")
 
 
 def _textile(lines: Sequence[str]) -> Outline:
@@ -313,9 +315,9 @@ def _textile(lines: Sequence[str]) -> Outline:
     return out
 
 
-_WIKI_HEADING = re.compile(r"(={1,6})[^=].*?\1[ \t\r]*$")
-_WIKI_END = re.compile(r"(?i)</(pre|syntaxhighlight|source|nowiki)\b")
-_WIKI_CODE = re.compile(r"(?i).*?<(pre|syntaxhighlight|source|nowiki)\b[^>]*>(?!.*</\1>)")
+_WIKI_HEADING = lazy_re.compile(r"(={1,6})[^=].*?\1[ \t\r]*$")
+_WIKI_END = lazy_re.compile(r"(?i)</(pre|syntaxhighlight|source|nowiki)\b")
+_WIKI_CODE = lazy_re.compile(r"(?i).*?<(pre|syntaxhighlight|source|nowiki)\b[^>]*>(?!.*</\1>)")
 
 
 def _wiki(lines: Sequence[str]) -> Outline:

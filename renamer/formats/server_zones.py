@@ -12,18 +12,21 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
+
 __all__ = ["bind_includes", "presentation_config", "server_zone_files"]
 
 # BIND's three comment styles; a quoted string may hold any of their markers.
-_BIND_TOKEN = re.compile(rb'"(?:[^"\\\n]|\\.)*"|/\*.*?\*/|//[^\n]*|#[^\n]*|[{};]|[^\s{};"#/]+|/', re.DOTALL)
-_ZONE_NAME = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?")
+_BIND_TOKEN = lazy_re.compile(
+    rb'"(?:[^"\\\n]|\\.)*"|/\*.*?\*/|//[^\n]*|#[^\n]*|[{};]|[^\s{};"#/]+|/', re.DOTALL)
+_ZONE_NAME = lazy_re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?")
 # NSD, Unbound (auth-zone) and Knot: one key a line; a value quoted or bare, a comment after `#`.
-_KEYED = re.compile(rb'(?m)^[ \t]*(?:-[ \t]*)?(name|domain|zonefile|file)[ \t]*:[ \t]*"?([^"\s#]+)"?')
+_KEYED = lazy_re.compile(rb'(?m)^[ \t]*(?:-[ \t]*)?(name|domain|zonefile|file)[ \t]*:[ \t]*"?([^"\s#]+)"?')
 
 
 # A name server's configuration by its file name (named.conf.local, nsd.conf, unbound.conf and their
 # templates) or folder (unbound.conf.d/): names there are in presentation format, as in a zone.
-_SERVER_CONFIG = re.compile(r"(?:[^/]*/)*(?:(?:named|nsd|unbound|knot)[^/]*\.conf[^/]*"
+_SERVER_CONFIG = lazy_re.compile(r"(?:[^/]*/)*(?:(?:named|nsd|unbound|knot)[^/]*\.conf[^/]*"
                             r"|unbound\.conf\.d/[^/]+\.conf)", re.IGNORECASE)
 
 

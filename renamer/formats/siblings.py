@@ -28,19 +28,22 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-_HAPROXY = re.compile(r"(?P<kw>frontend|backend|listen|peers|resolvers|userlist|mailers|cache|program|ring|"
+from renamer import lazy_re
+
+_HAPROXY = lazy_re.compile(
+    r"(?P<kw>frontend|backend|listen|peers|resolvers|userlist|mailers|cache|program|ring|"
                       r"http-errors|fcgi-app|log-forward|crt-store)[ \t]+(?P<name>[^\s#]+)")
-_JOB = re.compile(r"[ \t]*(?:-[ \t]+)?job_name[ \t]*:[ \t]*[\"']?(?P<name>[^\s\"'#]+)")
-_DEFINE = re.compile(r"define[ \t]+(?P<type>\w+)")
-_FIELD = re.compile(r"[ \t]+(?P<type>\w+)_name[ \t]+(?P<name>[^\s;#]+)")
-_GROUP = re.compile(r"[ \t]*\[(?P<name>[^\[\]\n]+)\][ \t]*(?:[#;].*)?\Z")
-_HOST = re.compile(r"(?P<name>[A-Za-z0-9_][\w.\-]*)(?:[ \t]+\S+=.*|[ \t]*(?:#.*)?)\Z")
+_JOB = lazy_re.compile(r"[ \t]*(?:-[ \t]+)?job_name[ \t]*:[ \t]*[\"']?(?P<name>[^\s\"'#]+)")
+_DEFINE = lazy_re.compile(r"define[ \t]+(?P<type>\w+)")
+_FIELD = lazy_re.compile(r"[ \t]+(?P<type>\w+)_name[ \t]+(?P<name>[^\s;#]+)")
+_GROUP = lazy_re.compile(r"[ \t]*\[(?P<name>[^\[\]\n]+)\][ \t]*(?:[#;].*)?\Z")
+_HOST = lazy_re.compile(r"(?P<name>[A-Za-z0-9_][\w.\-]*)(?:[ \t]+\S+=.*|[ \t]*(?:#.*)?)\Z")
 # Spans whose braces are no blocks: templating, interpolation and quoted strings.
-_HIDDEN = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|\$\{[^}]*\}|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'")
-_QUOTED = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'")
-_TEMPLATED = re.compile(r"\{\{|\{%|\$\{")
-_COMMENT = re.compile(r"(?:^|[ \t])(?:#|//).*")
-_LABEL = re.compile(r"[^(){}\[\]=;<>|&!+?`]+")
+_HIDDEN = lazy_re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|\$\{[^}]*\}|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'")
+_QUOTED = lazy_re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'")
+_TEMPLATED = lazy_re.compile(r"\{\{|\{%|\$\{")
+_COMMENT = lazy_re.compile(r"(?:^|[ \t])(?:#|//).*")
+_LABEL = lazy_re.compile(r"[^(){}\[\]=;<>|&!+?`]+")
 _KINDS = {"block": "block", "section": "section", "host": "host line", "job": "job_name",
           "object": "Nagios object name", "server_name": "server_name", "server": "HAProxy server",
           "map": "nginx map key", "machine": ".netrc machine", "match": "ssh Match host",
@@ -49,17 +52,17 @@ _KINDS = {"block": "block", "section": "section", "host": "host line", "job": "j
 # an HAProxy section's `server NAME` (unique in its backend), a .netrc `machine NAME` (the first
 # wins: curl would send another machine's credentials), ssh's `Match host NAME` (the first value
 # obtained wins).
-_SERVER = re.compile(r"[ \t]+server[ \t]+(?P<name>[^\s#]+)[ \t]+\S")
-_MACHINE = re.compile(r"[ \t]*machine[ \t]+(?P<name>\S+)(?:[ \t]+(?:login|password|account)\b|[ \t]*\Z)")
-_MATCH = re.compile(r"[ \t]*Match[ \t]+(?:(?:canonical|final)[ \t]+)?host[ \t]+(?P<name>[^\s,#]+)"
+_SERVER = lazy_re.compile(r"[ \t]+server[ \t]+(?P<name>[^\s#]+)[ \t]+\S")
+_MACHINE = lazy_re.compile(r"[ \t]*machine[ \t]+(?P<name>\S+)(?:[ \t]+(?:login|password|account)\b|[ \t]*\Z)")
+_MATCH = lazy_re.compile(r"[ \t]*Match[ \t]+(?:(?:canonical|final)[ \t]+)?host[ \t]+(?P<name>[^\s,#]+)"
                     r"[ \t]*(?:#.*)?\Z", re.IGNORECASE)
 # an /etc/ethers line, `MAC NAME` (NAME a host name or an address): ether-wake, dnsmasq's
 # `read-ethers` and getnameinfo's ether_hostton take the first line of a name (break-it round
 # 21, finding 11): a rename making two one wakes or leases to the other machine's MAC.
-_ETHERS = re.compile(r"[ \t]*[0-9A-Fa-f]{1,2}(?:[:-][0-9A-Fa-f]{1,2}){5}[ \t]+(?P<name>[^\s#]+)"
+_ETHERS = lazy_re.compile(r"[ \t]*[0-9A-Fa-f]{1,2}(?:[:-][0-9A-Fa-f]{1,2}){5}[ \t]+(?P<name>[^\s#]+)"
                      r"[ \t]*(?:#.*)?\Z")
 # an ungrouped INI inventory (one named by ansible.cfg needs no `[group]`): a host line with its vars
-_INVENTORY_VARS = re.compile(r"(?m)^[A-Za-z0-9_][\w.\-]*[ \t]+ansible_\w+=")
+_INVENTORY_VARS = lazy_re.compile(r"(?m)^[A-Za-z0-9_][\w.\-]*[ \t]+ansible_\w+=")
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,7 @@ class Label:
     label: str
 
 
-_OPENER = re.compile(r"\{\{|\{%|\{#|\$\{|[\"']")
+_OPENER = lazy_re.compile(r"\{\{|\{%|\{#|\$\{|[\"']")
 
 
 def _hide(line: str) -> str:
@@ -164,9 +167,9 @@ def labels(text: str) -> list[Label]:
     return out
 
 
-_NGINX_COMMENT = re.compile(r"#[^\n]*")
-_STATEMENT = re.compile(r"[{};]")
-_ANY_ADDRESS = re.compile(r"(?:\*|0\.0\.0\.0):")
+_NGINX_COMMENT = lazy_re.compile(r"#[^\n]*")
+_STATEMENT = lazy_re.compile(r"[{};]")
+_ANY_ADDRESS = lazy_re.compile(r"(?:\*|0\.0\.0\.0):")
 
 
 def _listen(words: list[str]) -> str:
@@ -217,7 +220,7 @@ def servers(text: str) -> list[Label]:
     return out
 
 
-_MAP = re.compile(r"map[ \t]")
+_MAP = lazy_re.compile(r"map[ \t]")
 _MAP_WORDS = frozenset({"default", "hostnames", "volatile", "include"})
 
 
@@ -265,7 +268,7 @@ def inventory_collision(before: str, after: str) -> str | None:
     return _inventory_merge(_hosts(before), _hosts(after))
 
 
-_GROUPED = re.compile(r"(?m)^[ \t]*\[[^\[\]\n]+\][ \t]*(?:[#;].*)?\r?$")
+_GROUPED = lazy_re.compile(r"(?m)^[ \t]*\[[^\[\]\n]+\][ \t]*(?:[#;].*)?\r?$")
 
 
 def is_ini_inventory(text: str) -> bool:

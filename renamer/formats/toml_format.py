@@ -14,10 +14,11 @@ import contextlib
 import re
 from collections.abc import Sequence
 
+from renamer import lazy_re
 from renamer.formats import data_formats
 from renamer.formats.base import BaseFormat, Location
 
-_TOKEN = re.compile(
+_TOKEN = lazy_re.compile(
     r'''
     (?P<nl>\r?\n)
     |(?P<ws>[ \t\ufeff]+)
@@ -28,8 +29,8 @@ _TOKEN = re.compile(
     ''',
     re.VERBOSE | re.DOTALL,
 )
-_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
-_TIME = re.compile(r"\d\d:\d\d")  # the time of a date-time written with a space
+_PLAIN_KEY = lazy_re.compile(r"[A-Za-z0-9_-]+\Z")
+_TIME = lazy_re.compile(r"\d\d:\d\d")  # the time of a date-time written with a space
 Span = tuple[int, int, str, str]  # (start, end, key path, key|value)
 
 

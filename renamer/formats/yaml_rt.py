@@ -15,6 +15,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
+from renamer import lazy_re
 from renamer.formats import keylines
 from renamer.formats.base import BaseFormat, Comment, Location
 from renamer.formats.yaml_source import parse_yaml_text
@@ -23,7 +24,7 @@ KEY = "key"
 VALUE = "value"
 COMMENT = "comment"
 OTHER = "other"
-_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
+_PLAIN_KEY = lazy_re.compile(r"[A-Za-z0-9_-]+\Z")
 
 
 def _compose(text: str) -> list[Any]:
@@ -279,7 +280,7 @@ _NAMED_LISTS = frozenset({"containers", "initContainers", "ephemeralContainers",
 # Lists of `KEY=value` strings whose keys are unique (docker compose `labels` and `environment`:
 # two `traefik.http.routers.wolf.rule=` labels, the second silently wins).
 _KEYED_LISTS = frozenset({"labels", "environment"})
-_KEY_EQUALS = re.compile(r"([^=\s]+)=")
+_KEY_EQUALS = lazy_re.compile(r"([^=\s]+)=")
 
 
 def _identities(sequence: Any, parent: str) -> list[tuple[str, str, int]]:
@@ -438,7 +439,7 @@ def _inventory_hosts(doc: Any) -> list[tuple[str, int]]:
 # wins (break-it round 21, finding 11): compose's `extra_hosts` (`"pug:10.0.40.11"`, `pug=...`)
 # and a pod's `hostAliases` (`- ip: ..., hostnames: [pug]`). Two entries a rename makes one name
 # send the new name to the old machine's address.
-_EXTRA_HOST = re.compile(r"[ \t]*(?P<name>[^\s:=]+)[ \t]*[:=]")
+_EXTRA_HOST = lazy_re.compile(r"[ \t]*(?P<name>[^\s:=]+)[ \t]*[:=]")
 
 
 def mappings(doc: Any) -> Iterator[Any]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +17,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from renamer import lazy_re
 from renamer.errors import ConfigError
 
 # A configuration file is a few kilobytes; anything far larger is a mistake or
@@ -91,7 +91,7 @@ _PARSED_MAX = 64
 
 
 MAX_DEPTH = 200  # flow collections inside one another; renamer's files need a handful
-_FLOW = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]|\n')
+_FLOW = lazy_re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]|\n')
 
 
 def _too_deep(text: str) -> int | None:

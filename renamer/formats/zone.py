@@ -30,6 +30,7 @@ import datetime
 import re
 from collections.abc import Iterator
 
+from renamer import lazy_re
 from renamer.formats.base import UNBUMPED, BaseFormat, Serial
 
 __all__ = ["CLASS_TOKEN", "GENERIC_TYPES", "TTL_TOKEN", "bumped_serial", "entries", "find_serial",
@@ -42,7 +43,7 @@ SERIAL_MAX = 2**32 - 1
 # walks the data without gaps. "\r" is a blank: CRLF files end lines at "\n".
 # A quoted string cannot span lines in a master file (BIND reports unbalanced
 # quotes), so an unterminated one stops at the end of its line.
-_TOKEN = re.compile(
+_TOKEN = lazy_re.compile(
     rb"""
     (?P<nl>\n)
     |(?P<ws>[ \t\r\f\v]+)
@@ -63,12 +64,12 @@ CLASS_TOKEN = _CLASS = re.compile(rb"IN|CH|CHAOS|HS|HESIOD|CS|CLASS[0-9]+", re.I
 # than BIND (which takes any escaped text) to keep prose such as "the SOA
 # record, serial 5" from reading as a record; real zones never need more.
 _NAME = re.compile(rb"(?:[A-Za-z0-9_*@/.-]|\\.)+")
-_DECIMAL = re.compile(rb"[0-9]+")
-_ORIGIN = re.compile(rb"^\$ORIGIN[ \t]+[^\s;]", re.IGNORECASE | re.MULTILINE)
+_DECIMAL = lazy_re.compile(rb"[0-9]+")
+_ORIGIN = lazy_re.compile(rb"^\$ORIGIN[ \t]+[^\s;]", re.IGNORECASE | re.MULTILINE)
 # A Markdown code fence at a line start. No loadable zone has one (BIND would
 # read "```" as an owner with no record after it), while Markdown documents
 # often quote a whole SOA record inside a fence: such a file is documentation.
-_FENCE = re.compile(rb"^(?:```|~~~)", re.MULTILINE)
+_FENCE = lazy_re.compile(rb"^(?:```|~~~)", re.MULTILINE)
 
 _Span = tuple[int, int]
 
@@ -146,7 +147,7 @@ def _plain_serial(token: bytes) -> bool:
 
 # A serial a deploy step fills in (`SERIALNUMBERPLACEHOLDER` replaced by `sed` with the epoch, `@SERIAL@`,
 # `%SERIAL%`, `${SERIAL}`): one word holding a letter. The zone is still a zone; its serial is not bumped.
-_PLACEHOLDER = re.compile(rb"[A-Za-z0-9_@%${}-]*[A-Za-z][A-Za-z0-9_@%${}-]*")
+_PLACEHOLDER = lazy_re.compile(rb"[A-Za-z0-9_@%${}-]*[A-Za-z][A-Za-z0-9_@%${}-]*")
 
 
 def placeholder_serial(data: bytes) -> str | None:
@@ -184,7 +185,7 @@ GENERIC_TYPES: dict[int, bytes] = {
     65: b"HTTPS", 99: b"SPF", 256: b"URI", 257: b"CAA",
 }
 _KNOWN_TYPES = frozenset(GENERIC_TYPES.values())
-_GENERIC = re.compile(rb"TYPE([0-9]{1,5})", re.IGNORECASE)
+_GENERIC = lazy_re.compile(rb"TYPE([0-9]{1,5})", re.IGNORECASE)
 
 
 def record_type(token: bytes) -> bytes:

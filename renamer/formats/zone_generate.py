@@ -16,12 +16,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.formats.zone import CLASS_TOKEN, TTL_TOKEN, entries
 
 __all__ = ["Generate", "generates"]
 
-_RANGE = re.compile(rb"([0-9]+)-([0-9]+)(?:/([0-9]+))?")
-_MODIFIER = re.compile(r"\$\{(-?[0-9]+)(?:,([0-9]+)(?:,([doxXnN]))?)?\}|\\\$|\$")
+_RANGE = lazy_re.compile(rb"([0-9]+)-([0-9]+)(?:/([0-9]+))?")
+_MODIFIER = lazy_re.compile(r"\$\{(-?[0-9]+)(?:,([0-9]+)(?:,([doxXnN]))?)?\}|\\\$|\$")
 # BIND refuses no range size, but a sweep that expands one must end: past this, the first
 # members are read (a range of 65536 names is an ip6.arpa /112, already more than any zone writes).
 LIMIT = 65536

@@ -18,16 +18,19 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from renamer import lazy_re
 from renamer.formats import format_of
 from renamer.masking import is_secret_name
 from renamer.match import Matcher
 from renamer.names import parse_address
 from renamer.printable import printable
 
-_URL = re.compile(r"(?P<scheme>https?)://(?P<userinfo>[^@/\s\"'<>]*@)?(?P<host>\[[0-9A-Fa-f:.]+\]|[^:/\s\"'<>?#\\]+)"
+_URL = lazy_re.compile(r"(?P<scheme>https?)://(?P<userinfo>[^@/\s\"'<>]*@)?(?P<host>\[[0-9A-Fa-f:.]+\]|[^:/\s\"'<>?#\\]+)"
                   r"(?::(?P<port>\d{1,5}))?(?P<path>/[^\s\"'<>`)\]]*)?")
-_HOST_PORT = re.compile(r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]):(?P<port>\d{1,5})(?![\d.:])")
-_PIN = re.compile(r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*)[:=](?P<address>\d{1,3}(?:\.\d{1,3}){3})(?![\d.])")
+_HOST_PORT = lazy_re.compile(
+    r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]):(?P<port>\d{1,5})(?![\d.:])")
+_PIN = lazy_re.compile(
+    r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*)[:=](?P<address>\d{1,3}(?:\.\d{1,3}){3})(?![\d.])")
 
 
 @dataclass(frozen=True)
@@ -140,7 +143,7 @@ def _beside_port(tree: Any, key: str, value: str) -> Endpoint | None:
     return None
 
 
-_STEP = re.compile(r"\.?([A-Za-z_][\w-]*)|\[(\d+)\]|\[\"([^\"]*)\"\]")
+_STEP = lazy_re.compile(r"\.?([A-Za-z_][\w-]*)|\[(\d+)\]|\[\"([^\"]*)\"\]")
 
 
 def _walk(tree: Any, key: str) -> Any:

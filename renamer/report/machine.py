@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
+from renamer import lazy_re
 from renamer.allowlist import Exemption
 from renamer.documents import versioned
 from renamer.masking import mask_line
@@ -90,8 +90,8 @@ def dumps(document: dict[str, Any]) -> str:
     return json_escaped(text)  # DEL, C1 and bidi controls too: JSON's escapes, never raw
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as os.fsdecode reads it
+_SURROGATE = lazy_re.compile("[\ud800-\udfff]")
+_ESCAPED_BYTE = lazy_re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as os.fsdecode reads it
 
 
 def _faithful(value: Any) -> Any:

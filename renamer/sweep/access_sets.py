@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import functools
 import ipaddress
-import re
 
-from renamer import mask_nets
+from renamer import lazy_re, mask_nets
 from renamer.access_nets import NET, in_access_rule, in_route_rule
 from renamer.occurrences import Match
 
 REASON = "access-set"
-_LEADING_ZERO = re.compile(rb"(?:^|\.)0[0-9]")
+_LEADING_ZERO = lazy_re.compile(rb"(?:^|\.)0[0-9]")
 
 
 def might_hold(data: bytes) -> bool:

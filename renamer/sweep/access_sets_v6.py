@@ -12,14 +12,14 @@ interface's `Address=fd00::70/64` is no access rule and follows as before.
 from __future__ import annotations
 
 import ipaddress
-import re
 
+from renamer import lazy_re
 from renamer.access_nets import in_access_rule
 from renamer.occurrences import Match
 from renamer.sweep.access_sets import REASON
 
 # An IPv6 address (two colons at least) and its length.
-_NET6 = re.compile(rb"(?<![0-9A-Za-z.:])(?P<addr>(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]+)"
+_NET6 = lazy_re.compile(rb"(?<![0-9A-Za-z.:])(?P<addr>(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]+)"
                    rb"/(?P<len>[0-9]{1,3})(?![0-9A-Za-z.:/])")
 
 

@@ -19,6 +19,7 @@ import posixpath
 import re
 from dataclasses import replace
 
+from renamer import lazy_re
 from renamer.classify import CURRENT
 from renamer.formats.markdown import github_slug, is_markdown, slugs
 from renamer.project import LoadedProject
@@ -26,7 +27,7 @@ from renamer.sweep.content import read_content
 from renamer.sweep.model import KEPT, RESIDUAL, Edit, FileResult, Reference, ScanResult, apply_edits
 
 # [text](target#slug "title") and [ref]: target#slug
-_INLINE = re.compile(rb"\]\(\s*<?(?P<target>[^()\s#<>]*)#(?P<slug>[^()\s<>]+?)>?(?:\s+\"[^\"]*\")?\s*\)")
+_INLINE = lazy_re.compile(rb"\]\(\s*<?(?P<target>[^()\s#<>]*)#(?P<slug>[^()\s<>]+?)>?(?:\s+\"[^\"]*\")?\s*\)")
 _REFERENCE = re.compile(rb"^[ \t]{0,3}\[[^\]]+\]:[ \t]*<?(?P<target>[^\s#<>]*)#(?P<slug>[^\s<>]+?)>?"
                         rb"(?:[ \t].*)?$", re.MULTILINE)
 
@@ -108,7 +109,7 @@ def _renamed_anchors(project: LoadedProject, scan: ScanResult) -> dict[str, dict
     return out
 
 
-_HEADING_LINE = re.compile(rb"[ ]{0,3}#{1,6}[ \t]")
+_HEADING_LINE = lazy_re.compile(rb"[ ]{0,3}#{1,6}[ \t]")
 
 
 def _edits_a_heading(data: bytes, edits: tuple[Edit, ...]) -> bool:

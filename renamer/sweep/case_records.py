@@ -20,18 +20,19 @@ declaration keyword (`PUG=`, `const PUG`, `PUG_HOST`, `${PUG}`) is never one.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Protocol
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
 REASON = "case-record"
 _SMALL = 8  # the most lines a section or block may have to be one record
-_HEADER = re.compile(rb"[ \t]*(?:\[[^\]\n]*\][ \t]*(?:[#;].*)?$|(?:Host|Match)[ \t]+(?![=:]))")
-_DECLARED = re.compile(rb"(?:^|[\s;{(])(?:const|let|var|val|export|final|static|readonly|local|declare|def"
+_HEADER = lazy_re.compile(rb"[ \t]*(?:\[[^\]\n]*\][ \t]*(?:[#;].*)?$|(?:Host|Match)[ \t]+(?![=:]))")
+_DECLARED = lazy_re.compile(
+    rb"(?:^|[\s;{(])(?:const|let|var|val|export|final|static|readonly|local|declare|def"
                        rb"|class|enum|struct|type|#[ \t]*define|define)[ \t]+$")
-_ITEM = re.compile(rb"[ \t]*(?:-[ \t]+)+")
+_ITEM = lazy_re.compile(rb"[ \t]*(?:-[ \t]+)+")
 
 
 class FindsAnyCase(Protocol):

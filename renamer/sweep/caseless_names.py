@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 from renamer.sweep.resolved_case import REASON, other_case
 
 # What stands right before a caselessly read name.
-_BEFORE = re.compile(
+_BEFORE = lazy_re.compile(
     rb"(?:(?<![\\\w])\\\\(?:\\\\)?"  # a UNC path's `\\`, or `\\\\` escaped in a string
     rb"|(?:(?i:smb|cifs)://|(?<![\w:/])//)"  # smb://, a cifs source `//NAME/share`
     rb"|(?i:-ComputerName|-CimSession|-Server|-PSComputerName)(?:[ \t]*:|[ \t]+)[ \t]*(?:@\([ \t]*)?"

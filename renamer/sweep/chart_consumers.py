@@ -17,31 +17,34 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from renamer import image_refs, software_refs
+from renamer import image_refs, lazy_re, software_refs
 from renamer.occurrences import Match
 from renamer.sweep import chart_schema
 
 WORDS = (b"helmCharts", b"helm_release", b"releases:", b"--set", b"parameters:", b"values: |", b"values: >",
          b"values:|", b"chart:")
 
-_KUSTOMIZE = re.compile(rb"(?m)^(?P<i>[ \t]*)helmCharts[ \t]*:[ \t]*\r?$")
-_ITEM_NAME = re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?(?:name|chart)[ \t]*:[ \t]*[\"']?(?P<v>[A-Za-z0-9._/-]+)")
-_VALUES_INLINE = re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?(?:valuesInline|valuesObject)[ \t]*:[ \t]*\r?$")
+_KUSTOMIZE = lazy_re.compile(rb"(?m)^(?P<i>[ \t]*)helmCharts[ \t]*:[ \t]*\r?$")
+_ITEM_NAME = lazy_re.compile(
+    rb"(?m)^[ \t]*(?:-[ \t]+)?(?:name|chart)[ \t]*:[ \t]*[\"']?(?P<v>[A-Za-z0-9._/-]+)")
+_VALUES_INLINE = lazy_re.compile(
+    rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?(?:valuesInline|valuesObject)[ \t]*:[ \t]*\r?$")
 # a values block scalar: Argo CD's `helm.values: |`, a Flux/helmfile `values: |`
-_VALUES_TEXT = re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?values[ \t]*:[ \t]*[|>][+-]?[0-9]?[ \t]*\r?$")
+_VALUES_TEXT = lazy_re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?values[ \t]*:[ \t]*[|>][+-]?[0-9]?[ \t]*\r?$")
 # a helmfile release's or an Argo source's `chart: REPO/CHART` or `chart: CHART`
-_CHART = re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?chart[ \t]*:[ \t]*[\"']?"
+_CHART = lazy_re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?chart[ \t]*:[ \t]*[\"']?"
                     rb"(?P<v>[A-Za-z0-9._-]+(?:/[A-Za-z0-9._-]+)?)[\"']?[ \t]*(?:#.*)?\r?$")
-_REPOSITORIES = re.compile(rb"(?m)^(?P<i>[ \t]*)repositories[ \t]*:[ \t]*\r?$")
+_REPOSITORIES = lazy_re.compile(rb"(?m)^(?P<i>[ \t]*)repositories[ \t]*:[ \t]*\r?$")
 # Terraform's helm_release: `chart = "grafana"`, a `set {}` block's `name = "grafana.enabled"`
-_HELM_RELEASE = re.compile(rb"(?m)^[ \t]*resource[ \t]+\"helm_release\"[ \t]+\"[^\"]*\"[ \t]*\{")
-_TF_CHART = re.compile(rb"(?m)^[ \t]*chart[ \t]*=[ \t]*\"(?P<v>[^\"\n]*)\"")
-_TF_SET = re.compile(rb"(?m)^[ \t]*(?:set|set_sensitive|set_list|set_string)[ \t]*(?:=[ \t]*\[?)?[ \t]*\{")
-_TF_SET_NAME = re.compile(rb"(?:^|[{,\s])name[ \t]*=[ \t]*\"(?P<v>[^\"\n]*)\"")
+_HELM_RELEASE = lazy_re.compile(rb"(?m)^[ \t]*resource[ \t]+\"helm_release\"[ \t]+\"[^\"]*\"[ \t]*\{")
+_TF_CHART = lazy_re.compile(rb"(?m)^[ \t]*chart[ \t]*=[ \t]*\"(?P<v>[^\"\n]*)\"")
+_TF_SET = lazy_re.compile(
+    rb"(?m)^[ \t]*(?:set|set_sensitive|set_list|set_string)[ \t]*(?:=[ \t]*\[?)?[ \t]*\{")
+_TF_SET_NAME = lazy_re.compile(rb"(?:^|[{,\s])name[ \t]*=[ \t]*\"(?P<v>[^\"\n]*)\"")
 # Argo CD `helm.parameters: - name: grafana.enabled`; `helm ... --set grafana.enabled=false`
-_PARAMETERS = re.compile(rb"(?m)^(?P<i>[ \t]*)parameters[ \t]*:[ \t]*\r?$")
-_PARAM_NAME = re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?name[ \t]*:[ \t]*[\"']?(?P<v>[A-Za-z0-9._\[\]\\-]+)")
-_HELM_SET = re.compile(rb"--set(?:-string|-file|-json|-literal)?(?:=|[ \t]+)[\"']?"
+_PARAMETERS = lazy_re.compile(rb"(?m)^(?P<i>[ \t]*)parameters[ \t]*:[ \t]*\r?$")
+_PARAM_NAME = lazy_re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?name[ \t]*:[ \t]*[\"']?(?P<v>[A-Za-z0-9._\[\]\\-]+)")
+_HELM_SET = lazy_re.compile(rb"--set(?:-string|-file|-json|-literal)?(?:=|[ \t]+)[\"']?"
                        rb"(?P<v>[A-Za-z0-9._\[\]\\-]+)=")
 
 

@@ -35,17 +35,17 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from renamer import image_refs, software_refs
+from renamer import image_refs, lazy_re, software_refs
 from renamer.occurrences import Match
 
 KEPT = "chart"
-_DEPENDENCIES = re.compile(rb"(?m)^dependencies:[ \t]*\r?\n"
+_DEPENDENCIES = lazy_re.compile(rb"(?m)^dependencies:[ \t]*\r?\n"
                            rb"((?:[ \t]+[^\n]*\n|[ \t]*-[^\n]*\n|[ \t]*\r?\n)*)")
 # a dependency's name and alias; its `condition:` names values paths under them (`grafana.enabled`)
-_FIELD = re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?(name|alias|condition):[ \t]*[\"']?"
+_FIELD = lazy_re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?(name|alias|condition):[ \t]*[\"']?"
                     rb"([A-Za-z0-9._-]+(?:,[A-Za-z0-9._-]+)*)")
-_FLOW = re.compile(rb"(?m)^dependencies:[ \t]*\[")
-_FLOW_FIELD = re.compile(rb"(?:^|[{,\s])(name|alias|condition)[ \t]*:[ \t]*[\"']?"
+_FLOW = lazy_re.compile(rb"(?m)^dependencies:[ \t]*\[")
+_FLOW_FIELD = lazy_re.compile(rb"(?:^|[{,\s])(name|alias|condition)[ \t]*:[ \t]*[\"']?"
                          rb"([A-Za-z0-9._-]+(?:,[A-Za-z0-9._-]+)*)")
 # the files that declare a chart's dependencies (Chart.yaml's `dependencies:` or Helm 2's) and the
 # locks Helm writes from them
@@ -131,8 +131,9 @@ def held(root: Path, rel: str, data: bytes, matches: list[Match],
             and any(s <= m.start and m.end <= e for s, e in keys) else m for m in matches]
 
 
-_INLINE = re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?(?:values|valuesObject)[ \t]*:[ \t]*\r?$")
-_CHART = re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?chart[ \t]*:[ \t]*[\"']?(?:[A-Za-z0-9._-]+/)?([A-Za-z0-9._-]+)")
+_INLINE = lazy_re.compile(rb"(?m)^(?P<i>[ \t]*)(?:-[ \t]+)?(?:values|valuesObject)[ \t]*:[ \t]*\r?$")
+_CHART = lazy_re.compile(
+    rb"(?m)^[ \t]*(?:-[ \t]+)?chart[ \t]*:[ \t]*[\"']?(?:[A-Za-z0-9._-]+/)?([A-Za-z0-9._-]+)")
 
 
 def might_inline(data: bytes) -> bool:

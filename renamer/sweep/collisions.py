@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from renamer import computed_values, debug, swallowed_spellings, vcs_status
+from renamer import computed_values, debug, lazy_re, swallowed_spellings, vcs_status
 from renamer.classify import CURRENT
 from renamer.formats import entry_lists, format_of, keylines, python_cst
 from renamer.formats.yaml_rt import identity_collision
@@ -466,7 +466,7 @@ def written_collisions(project: LoadedProject, scan: ScanResult) -> list[Collisi
     return found
 
 
-_TOKEN = re.compile(rb"[^\s\"'`{}\[\]();,=:<>|]+")
+_TOKEN = lazy_re.compile(rb"[^\s\"'`{}\[\]();,=:<>|]+")
 
 
 def repeats(data: bytes, values: Iterable[str]) -> bool:
@@ -616,8 +616,8 @@ def vars_collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]
 
 
 _CHECKED_MAX = 2 * 1024 * 1024
-_PROBLEM_LINE = re.compile(r"line (\d+): ")
-_WOULD = re.compile(r": a renamed [\w ]+ would collide with an existing one")
+_PROBLEM_LINE = lazy_re.compile(r"line (\d+): ")
+_WOULD = lazy_re.compile(r": a renamed [\w ]+ would collide with an existing one")
 
 
 def _sibling_problem(rel: str, before: bytes, after: bytes) -> str | None:

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from renamer import composed_names, function_params, loop_values, variable_values
+from renamer import composed_names, function_params, lazy_re, loop_values, variable_values
 from renamer.composed_names import ComposedName
 from renamer.loop_values import Loop
 from renamer.occurrences import Match
@@ -217,8 +217,9 @@ def _listed_nearby(data: bytes, matches: list[Match], name: ComposedName, value:
     return out
 
 
-_PIPED = re.compile(rb"\|[ \t]*(?:[\w./-]*/)?(?:xargs|parallel|while[ \t]+read)\b")  # `echo pug rex | xargs`
-_BLOCK_ITEM = re.compile(rb"^[ \t]*-[ \t]+['\"]?$")  # a YAML block list's `- pug`
+_PIPED = lazy_re.compile(
+    rb"\|[ \t]*(?:[\w./-]*/)?(?:xargs|parallel|while[ \t]+read)\b")  # `echo pug rex | xargs`
+_BLOCK_ITEM = lazy_re.compile(rb"^[ \t]*-[ \t]+['\"]?$")  # a YAML block list's `- pug`
 
 
 def _in_list(data: bytes, start: int, end: int) -> bool:

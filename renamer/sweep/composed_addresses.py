@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from renamer import address_parts, computed_addresses, key_paths, loop_values
+from renamer import address_parts, computed_addresses, key_paths, lazy_re, loop_values
 from renamer.composed_names import Template
 from renamer.loop_values import Loop
 from renamer.occurrences import Match
@@ -306,7 +306,7 @@ def _resolver(data: bytes, rel: str, root: Path | None,
     return resolve
 
 
-_LITERAL_ADDRESS = re.compile(r"""["']?(\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)["']?""")
+_LITERAL_ADDRESS = lazy_re.compile(r"""["']?(\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)["']?""")
 
 
 def _jinja_value(name: str, rel: str, definitions: Known | None) -> tuple[str, str] | None:

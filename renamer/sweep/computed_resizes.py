@@ -29,7 +29,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from renamer import computed_lengths
+from renamer import computed_lengths, lazy_re
 from renamer.computed_lengths import Network
 from renamer.occurrences import Match
 from renamer.prefix_moves import OUTSIDE, PrefixMove
@@ -162,7 +162,7 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
     return sorted([*out, *added], key=lambda m: m.start)
 
 
-_TFVARS = re.compile(r"\.tfvars(?:\.json)?:\d+")
+_TFVARS = lazy_re.compile(r"\.tfvars(?:\.json)?:\d+")
 
 
 def _overridden(found: list[tuple[str, str]], resized: list[PrefixMove]) -> bool:
@@ -189,7 +189,8 @@ def _unread_moved(resolve: Resolver, resized: list[PrefixMove]) -> tuple[str, st
     return None
 
 
-_NAMED_NUMBER = re.compile(r"(?:var|local)\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[(?:\"[^\"]*\"|\d+)\])*")
+_NAMED_NUMBER = lazy_re.compile(
+    r"(?:var|local)\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[(?:\"[^\"]*\"|\d+)\])*")
 
 
 def _named_numbers(steps: tuple[computed_lengths.Step, ...],

@@ -26,13 +26,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 
+from renamer import lazy_re
 from renamer.formats.siblings import Label, labels, servers
 from renamer.formats.yaml_rt import kubernetes_objects, merged_identities
 from renamer.formats.yaml_source import parse_yaml_text
 from renamer.sweep import read_sets
 
 _SUFFIXES = (".conf", ".cfg")
-_NUMBERED = re.compile(r"\d+[-_.]")
+_NUMBERED = lazy_re.compile(r"\d+[-_.]")
 _TOP = (("block", 0), ("haproxy",))
 
 
@@ -59,7 +60,7 @@ def sets(paths: Iterable[str], root: Path | None = None) -> list[list[str]]:
     return out
 
 
-_INCLUDE = re.compile(r"^[ \t]*include[ \t]+[\"']?(?P<glob>[^\s;\"']+)", re.MULTILINE)
+_INCLUDE = lazy_re.compile(r"^[ \t]*include[ \t]+[\"']?(?P<glob>[^\s;\"']+)", re.MULTILINE)
 
 
 def _included(root: Path, folder: str, files: list[str], confs: Mapping[str, list[str]]) -> bool:

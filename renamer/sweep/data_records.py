@@ -28,9 +28,8 @@ from __future__ import annotations
 
 import datetime as dt
 import ipaddress
-import re
 
-from renamer import data_records
+from renamer import data_records, lazy_re
 from renamer.formats.zone import bumped_serial
 from renamer.match import Matcher
 from renamer.occurrences import Match
@@ -40,7 +39,7 @@ _REVERSE = "reverse-owner"
 _UNREAD = "record-owner"
 _V4 = ".in-addr.arpa"
 _V6 = ".ip6.arpa"
-_NUMBER = re.compile(r"[-+]?(?:[0-9][0-9_]*)?\.?[0-9]+(?:[eE][-+]?[0-9]+)?")
+_NUMBER = lazy_re.compile(r"[-+]?(?:[0-9][0-9_]*)?\.?[0-9]+(?:[eE][-+]?[0-9]+)?")
 
 
 def might_hold(rel: str, data: bytes) -> bool:

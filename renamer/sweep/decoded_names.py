@@ -31,7 +31,7 @@ import ipaddress
 import re
 from collections.abc import Sequence
 
-from renamer import length_prefixed, web_archives
+from renamer import lazy_re, length_prefixed, web_archives
 from renamer.base64_values import ENCODED
 from renamer.occurrences import Match
 
@@ -54,21 +54,22 @@ _LITERALS = (b"-----BEGIN ", b"-cert-v01@openssh.com", b"|1|", b"=hex", b"LS0tLS
              b'"encoding"', b"hunked", b"HUNKED")
 # base64 of a PEM (`-----BEGIN` encodes to `LS0tLS1CRUdJT`) or of a DER certificate (a SEQUENCE with
 # a two-byte length: `MII`), on one line or continued on lines of base64 alone
-_WRAPPED_PEM = re.compile(rb"(?<![A-Za-z0-9+/])(?P<body>(?:LS0tLS1CRUdJT|MII)[A-Za-z0-9+/]{40,}={0,2}"
+_WRAPPED_PEM = lazy_re.compile(rb"(?<![A-Za-z0-9+/])(?P<body>(?:LS0tLS1CRUdJT|MII)[A-Za-z0-9+/]{40,}={0,2}"
                           rb"(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/]{4,}={0,2}(?=[ \t]*\r?(?:\n|$)))*)")
-_PEM = re.compile(rb"-----BEGIN (?P<label>CERTIFICATE|TRUSTED CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|"
+_PEM = lazy_re.compile(rb"-----BEGIN (?P<label>CERTIFICATE|TRUSTED CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|"
                   rb"NEW CERTIFICATE REQUEST)-----(?:[^\n]*\n|[ \t]+)(?P<body>[A-Za-z0-9+/=\s]+?)"
                   rb"-----END (?P=label)-----")
 # A double-quoted string (JSON, YAML, TOML, HCL, a program's literal) holding a backslash escape: a
 # PEM or base64 written with `\n` for its line breaks, or a YAML scalar continued with `\` at a line's end
-_QUOTED = re.compile(rb'"(?P<body>(?:[^"\\]++|\\.)*+)"', re.S)  # possessive: linear on an unclosed quote
-_AN_ESCAPE = re.compile(rb"\\(?:[nrt/]|\r?\n)")
-_ESCAPES = re.compile(rb"\\(?:u(?P<u>[0-9A-Fa-f]{4})|(?P<c>[nrt/\\\"])|\r?\n[ \t]*)")
+_QUOTED = lazy_re.compile(rb'"(?P<body>(?:[^"\\]++|\\.)*+)"', re.S)  # possessive: linear on an unclosed quote
+_AN_ESCAPE = lazy_re.compile(rb"\\(?:[nrt/]|\r?\n)")
+_ESCAPES = lazy_re.compile(rb"\\(?:u(?P<u>[0-9A-Fa-f]{4})|(?P<c>[nrt/\\\"])|\r?\n[ \t]*)")
 _ESCAPED = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"/": b"/", b"\\": b"\\", b'"': b'"'}
-_SSH_CERT = re.compile(rb"(?P<type>[a-z0-9-]+-cert-v01@openssh\.com)[ \t]+(?P<body>[A-Za-z0-9+/]+={0,2})")
-_HASHED = re.compile(rb"(?m)^[ \t]*(?:@[A-Za-z-]+[ \t]+)?(?P<entry>\|1\|(?P<salt>[A-Za-z0-9+/]+={0,2})\|"
+_SSH_CERT = lazy_re.compile(
+    rb"(?P<type>[a-z0-9-]+-cert-v01@openssh\.com)[ \t]+(?P<body>[A-Za-z0-9+/]+={0,2})")
+_HASHED = lazy_re.compile(rb"(?m)^[ \t]*(?:@[A-Za-z-]+[ \t]+)?(?P<entry>\|1\|(?P<salt>[A-Za-z0-9+/]+={0,2})\|"
                      rb"(?P<mac>[A-Za-z0-9+/]+={0,2}))(?=[ \t,])")
-_REG_HEX = re.compile(rb'(?P<head>(?:"(?:[^"\\\r\n]|\\.)*"|@)[ \t]*=[ \t]*'
+_REG_HEX = lazy_re.compile(rb'(?P<head>(?:"(?:[^"\\\r\n]|\\.)*"|@)[ \t]*=[ \t]*'
                       rb"hex(?:\((?P<type>[0-9a-fA-F]{1,8})\))?:)"
                       rb"(?P<body>[0-9a-fA-F]{2}(?:[ \t]*,[ \t]*(?:\\[ \t]*\r?\n[ \t]*)?[0-9a-fA-F]{2})*)")
 _NAME = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")

@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from renamer import lazy_re
+
 # hashlib name -> how reports name it; every algorithm a pin is looked for in
 NAMES = {"md5": "MD5", "sha1": "SHA-1", "sha224": "SHA-224", "sha256": "SHA-256", "sha384": "SHA-384",
          "sha512": "SHA-512", "blake2b": "BLAKE2b", "sha3_256": "SHA3-256", "sha3_512": "SHA3-512",
@@ -51,8 +53,8 @@ WORD = (
     r"|(?<![0-9A-Za-z])(?P<nix>[0-9a-df-np-sv-z]{52})(?![0-9A-Za-z])"
     rf"|(?<![{_B64}])(?P<b64>[{_B64}]{{86}}==|[{_B64}]{{43}}=|[{_B64}]{{38}}==|[{_B64}]{{27}}=|"
     rf"[{_B64}]{{22}}==)(?![{_B64}=])")
-WORDS = re.compile(WORD)
-WORDS_IN_BYTES = re.compile(WORD.encode("ascii"))
+WORDS = lazy_re.compile(WORD)
+WORDS_IN_BYTES = lazy_re.compile(WORD.encode("ascii"))
 # for git grep (PCRE or ERE): a file that may hold one of them
 HOLDS = ("[0-9A-Fa-f]{32}|[0-9a-df-np-sv-z]{52}|[A-Za-z0-9+/_-]{22}={1,2}([^A-Za-z0-9+/=_-]|$)"
          "|[Ss][Hh][Aa]-?(1|224|256|384|512)[-:=]|[Mm][Dd]5[:=]|[Bb][Ll][Aa][Kk][Ee]2[Bb][:=]"

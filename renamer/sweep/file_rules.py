@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import re
 from dataclasses import replace
 
-from renamer import length_prefixed, web_archives
+from renamer import lazy_re, length_prefixed, web_archives
 from renamer.formats import Format
 from renamer.occurrences import Match
 from renamer.sweep.model import Edit, apply_edits
@@ -131,7 +130,7 @@ def _line(data: bytes, at: int) -> int:
     return data.count(b"\n", 0, at) + 1
 
 
-_SUBMODULE_PATH = re.compile(rb"^[ \t]*(?:path[ \t]*=|\[submodule\b)")
+_SUBMODULE_PATH = lazy_re.compile(rb"^[ \t]*(?:path[ \t]*=|\[submodule\b)")
 
 
 def submodule_paths_refused(data: bytes, matches: list[Match]) -> list[Match]:

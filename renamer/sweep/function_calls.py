@@ -14,13 +14,13 @@ import posixpath
 import re
 from pathlib import Path
 
-from renamer import composed_names, function_imports, function_params
+from renamer import composed_names, function_imports, function_params, lazy_re
 from renamer.occurrences import Match
 from renamer.sweep.tool_names import _refused
 from renamer.tool_names import Composed
 
-_CALL = re.compile(rb"(?:include|template)[ \t]+\"(?P<name>[^\"\r\n]+)\"[ \t]+")
-_STRING = re.compile(rb"\"(?P<value>[^\"\r\n]*)\"")
+_CALL = lazy_re.compile(rb"(?:include|template)[ \t]+\"(?P<name>[^\"\r\n]+)\"[ \t]+")
+_STRING = lazy_re.compile(rb"\"(?P<value>[^\"\r\n]*)\"")
 
 
 def _chart(root: Path, rel: str) -> Path | None:

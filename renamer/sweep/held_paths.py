@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from renamer import unit_names
+from renamer import lazy_re, unit_names
 from renamer.classify import CURRENT, RECORD
 from renamer.near_miss import Anchors
 from renamer.project import LoadedProject
@@ -50,7 +50,7 @@ _PATH_BYTE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 # Read as part of a token too, then resolved: a Windows separator, brace sets, comma lists, variables.
 _TOKEN_BYTE = _PATH_BYTE | frozenset(b"\\{},$*?")
 _VARIABLE = "{}/"  # a token rooted at a variable: read from no folder, matched by its tail
-_WINDOWS_VARIABLE = re.compile(r"%~[A-Za-z]*[0-9]|%[A-Za-z_][A-Za-z0-9_]*%")
+_WINDOWS_VARIABLE = lazy_re.compile(r"%~[A-Za-z]*[0-9]|%[A-Za-z_][A-Za-z0-9_]*%")
 
 
 @dataclass(frozen=True)
@@ -159,7 +159,7 @@ def _mount_points(project: LoadedProject, scan: ScanResult) -> dict[str, Hold]:
     return out
 
 
-_SUBMODULE_PATH = re.compile(rb"^[ \t]*path[ \t]*=[ \t]*(.+?)[ \t]*\r?$", re.MULTILINE)
+_SUBMODULE_PATH = lazy_re.compile(rb"^[ \t]*path[ \t]*=[ \t]*(.+?)[ \t]*\r?$", re.MULTILINE)
 
 
 def _submodules(project: LoadedProject, scan: ScanResult) -> dict[str, Hold]:
@@ -341,7 +341,7 @@ def _split_target(rel: str, data: bytes, start: int, word: str, resolver: _Resol
     return None
 
 
-_NIX_PATH = re.compile(rb"(?<![A-Za-z0-9._/-])\.{0,2}/?[A-Za-z0-9._-]+(?:/[A-Za-z0-9._-]+)+")
+_NIX_PATH = lazy_re.compile(rb"(?<![A-Za-z0-9._/-])\.{0,2}/?[A-Za-z0-9._-]+(?:/[A-Za-z0-9._-]+)+")
 WORD_HINT = ("keep the line with a keep rule or the inline marker (the word stays the path's name), or "
              "rename the path by hand with its references")
 
@@ -482,11 +482,12 @@ _QUOTES = b"\"'"
 # A call joining its arguments into a path: Python `os.path.join(`, pathlib `Path(`, `.joinpath(`;
 # Go `filepath.Join(`, `path.Join(`; Node `path.join(`, `path.resolve(`; Java `Paths.get(`,
 # `Path.of(`; C# `Path.Combine(`; Ruby `File.join(`; Rust `Path::new(` (break-it round 17, #15).
-_JOIN_CALL = re.compile(rb"(?:[Jj]oin|joinpath|(?<![A-Za-z0-9_])(?:Pure|Posix|Windows)?Path|Combine|resolve"
+_JOIN_CALL = lazy_re.compile(
+    rb"(?:[Jj]oin|joinpath|(?<![A-Za-z0-9_])(?:Pure|Posix|Windows)?Path|Combine|resolve"
                         rb"|Paths\.get|Path\.of|Path(?:Buf)?::(?:new|from))[ \t]*\($")
 # A method joining its argument to the path before it: Rust `Path::new("hosts").join("pug")`,
 # pathlib `Path("hosts").joinpath("pug")`, Java `Path.of("hosts").resolve("pug")`.
-_JOIN_METHOD = re.compile(rb"\.(?:join|joinpath|resolve|Join)[ \t]*\($")
+_JOIN_METHOD = lazy_re.compile(rb"\.(?:join|joinpath|resolve|Join)[ \t]*\($")
 _CALL_SPAN = 400  # how far a join call split over lines is read around its argument
 
 
@@ -623,8 +624,8 @@ def _in_join_call(line: bytes, at: int) -> bool:
     return False
 
 
-_LIST_JOIN_AFTER = re.compile(rb"[ \t]*\|[ \t]*(?:path_join|join\([ \t]*[\"']/[\"'][ \t]*\))")
-_LIST_JOIN_BEFORE = re.compile(rb"(?:[\"']/[\"']\.join|join[ \t]*\([ \t]*[\"']/[\"'][ \t]*,|path_join)"
+_LIST_JOIN_AFTER = lazy_re.compile(rb"[ \t]*\|[ \t]*(?:path_join|join\([ \t]*[\"']/[\"'][ \t]*\))")
+_LIST_JOIN_BEFORE = lazy_re.compile(rb"(?:[\"']/[\"']\.join|join[ \t]*\([ \t]*[\"']/[\"'][ \t]*,|path_join)"
                                rb"[ \t]*\(?[ \t]*$|(?:[Jj]oin|joinpath|Path)[ \t]*\([ \t]*\*[ \t]*$")
 
 

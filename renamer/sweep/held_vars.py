@@ -24,28 +24,32 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from renamer import lazy_re
+
 _NAME = rb"[A-Za-z_][A-Za-z0-9_]*"
 # `HOST = "pug"`, `host := "pug"`, `const host = 'pug'`, `name=pug`, `export NAME=pug`, `node: pug`,
 # make's `HOST ?= pug`: a variable and its literal value on one line.
-_ASSIGN = re.compile(rb"(?:^|(?<=[\s{,;(]))(?:(?:export|local|const|let|var|set)[ \t]+)?"
+_ASSIGN = lazy_re.compile(rb"(?:^|(?<=[\s{,;(]))(?:(?:export|local|const|let|var|set)[ \t]+)?"
                      rb"(?P<var>" + _NAME + rb")[ \t]*(?::=|\?=|(?<![=!<>])=(?!=)|:(?=[ \t]))[ \t]*"
                      rb"(?P<q>[\"']?)(?P<value>[A-Za-z0-9._/~@+-]*)(?P=q)(?=[ \t]*(?:[,;}\])#]|\r?$|$))",
                      re.MULTILINE)
 # `parts = ["hosts", "pug", "app.conf"]`: a list of literals.
-_LIST = re.compile(rb"(?:^|(?<=[\s{,;(]))(?:const[ \t]+|let[ \t]+|var[ \t]+)?(?P<var>" + _NAME
+_LIST = lazy_re.compile(rb"(?:^|(?<=[\s{,;(]))(?:const[ \t]+|let[ \t]+|var[ \t]+)?(?P<var>" + _NAME
                    + rb")[ \t]*(?::=|=|:)[ \t]*\[(?P<items>[^\[\]\n]*)\]", re.MULTILINE)
 # `for h in pug rex; do`, `for h in ["pug", "rex"]:`, `{% for h in ['pug'] %}`: a loop variable.
-_FOR = re.compile(rb"(?<![A-Za-z0-9_])for[ \t]+(?P<var>" + _NAME + rb")[ \t]+in[ \t]+(?P<items>[^;\n%:]*)")
-_STRING = re.compile(rb"\"([^\"\n]*)\"|'([^'\n]*)'")
+_FOR = lazy_re.compile(
+    rb"(?<![A-Za-z0-9_])for[ \t]+(?P<var>" + _NAME + rb")[ \t]+in[ \t]+(?P<items>[^;\n%:]*)")
+_STRING = lazy_re.compile(rb"\"([^\"\n]*)\"|'([^'\n]*)'")
 # A reference inside a string: `$x`, `${x}`, `$(X)` (make), `{x}` (f-string, format), `{{ x }}`.
 _REFERENCE = re.compile(rb"\$\{(?P<a>" + _NAME + rb")\}|\$\((?P<b>" + _NAME + rb")\)|\$(?P<c>" + _NAME
                         + rb")|\{\{[ \t]*(?P<d>" + _NAME + rb")[ \t]*\}\}|\{(?P<e>" + _NAME + rb")\}")
-_JOIN_CALL = re.compile(rb"(?:os\.path\.join|path\.join|filepath\.Join|path\.Join|File\.join|Path\.Combine"
+_JOIN_CALL = lazy_re.compile(
+    rb"(?:os\.path\.join|path\.join|filepath\.Join|path\.Join|File\.join|Path\.Combine"
                         rb"|Paths\.get|Path\.of|joinpath|(?<![A-Za-z0-9_.])Path|path\.resolve)[ \t]*\(")
-_SEP_JOIN = re.compile(rb"(?:os\.sep|[\"']/[\"'])\.join\([ \t]*(?P<var>" + _NAME + rb")[ \t]*\)")
+_SEP_JOIN = lazy_re.compile(rb"(?:os\.sep|[\"']/[\"'])\.join\([ \t]*(?P<var>" + _NAME + rb")[ \t]*\)")
 _PIECE = rb"(?:\"[^\"\n]*\"|'[^'\n]*'|[A-Za-z_][A-Za-z0-9_.]*)"
-_CONCAT = re.compile(rb"(?<![A-Za-z0-9_.\"'])" + _PIECE + rb"(?:[ \t]*[~+][ \t]*" + _PIECE + rb")+")
-_BARE = re.compile(rb"[^\s\"'`;|&<>]+")
+_CONCAT = lazy_re.compile(rb"(?<![A-Za-z0-9_.\"'])" + _PIECE + rb"(?:[ \t]*[~+][ \t]*" + _PIECE + rb")+")
+_BARE = lazy_re.compile(rb"[^\s\"'`;|&<>]+")
 _LONGEST = 4096  # a longer line is not read for compositions (a minified file, a hostile line)
 _UNKNOWN = "\0"  # a piece whose value the file does not give
 Resolve = Callable[[str, str], str | None]  # (the file, a path written there) -> the held path it names

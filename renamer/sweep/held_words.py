@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from renamer import lazy_re
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -67,15 +69,17 @@ def fits(entry: Entry, word: str, prefix: str = "", suffix: str = "") -> bool:
 
 # A command's directory argument: tar/make/git `-C DIR`, tar `--directory=DIR`; `cd DIR` then `&&`
 # or `;` earlier on the line; find's starting point before `-name`/`-path`.
-_SEGMENT_END = re.compile(rb"&&|\|\||[;|]")
-_DIR_FLAG = re.compile(rb"(?:^|[ \t])(?:-C|--directory)(?:=|[ \t]+)['\"]?(?P<dir>[A-Za-z0-9._/~@+-]+)['\"]?")
-_CD = re.compile(rb"(?:^|[;&|( \t])cd[ \t]+['\"]?(?P<dir>[A-Za-z0-9._/~@+-]+)['\"]?[ \t]*(?:&&|;)")
-_FIND = re.compile(rb"(?:^|[ \t;&|(])find[ \t]+['\"]?(?P<dir>[A-Za-z0-9._/~@+-]+)['\"]?[^\n;|&]*?"
+_SEGMENT_END = lazy_re.compile(rb"&&|\|\||[;|]")
+_DIR_FLAG = lazy_re.compile(
+    rb"(?:^|[ \t])(?:-C|--directory)(?:=|[ \t]+)['\"]?(?P<dir>[A-Za-z0-9._/~@+-]+)['\"]?")
+_CD = lazy_re.compile(rb"(?:^|[;&|( \t])cd[ \t]+['\"]?(?P<dir>[A-Za-z0-9._/~@+-]+)['\"]?[ \t]*(?:&&|;)")
+_FIND = lazy_re.compile(rb"(?:^|[ \t;&|(])find[ \t]+['\"]?(?P<dir>[A-Za-z0-9._/~@+-]+)['\"]?[^\n;|&]*?"
                    rb"-(?:i?name|i?path)[ \t]+['\"]?$")
 
 
 # Commands whose operand is a host, not a file (`ssh -C pug` compresses; `cd hosts && ssh pug`).
-_COMMAND = re.compile(rb"[ \t(]*(?:(?:sudo|exec|env|command)[ \t]+|[A-Za-z_][A-Za-z0-9_]*=[^ \t]*[ \t]+)*"
+_COMMAND = lazy_re.compile(
+    rb"[ \t(]*(?:(?:sudo|exec|env|command)[ \t]+|[A-Za-z_][A-Za-z0-9_]*=[^ \t]*[ \t]+)*"
                       rb"(?P<name>[A-Za-z0-9_.-]+)")
 _HOST_COMMANDS = frozenset({b"ssh", b"scp", b"sftp", b"mosh", b"ping", b"ping6", b"curl", b"wget", b"dig",
                             b"host", b"nslookup", b"nc", b"ncat", b"telnet", b"ansible", b"ansible-playbook"})
@@ -122,18 +126,18 @@ class Reader:
 
 
 # Nix `builtins.readDir ./.`, `readDir ../hosts`
-_READ_DIR = re.compile(rb"readDir[ \t]+\(?[ \t]*(?P<dir>\.{1,2}(?:/[A-Za-z0-9._-]*)*)")
+_READ_DIR = lazy_re.compile(rb"readDir[ \t]+\(?[ \t]*(?P<dir>\.{1,2}(?:/[A-Za-z0-9._-]*)*)")
 # Python `os.listdir("hosts")`, `os.scandir("hosts")`, `Path("hosts").iterdir()`
-_LIST_DIR = re.compile(rb"(?:listdir|scandir|walk)\([ \t]*[\"'](?P<dir>[A-Za-z0-9._/-]+)[\"']"
+_LIST_DIR = lazy_re.compile(rb"(?:listdir|scandir|walk)\([ \t]*[\"'](?P<dir>[A-Za-z0-9._/-]+)[\"']"
                        rb"|Path\([ \t]*[\"'](?P<pdir>[A-Za-z0-9._/-]+)[\"'][ \t]*\)\.(?:iterdir|glob)\(")
 # A glob over a folder's entries: `hosts/*`, `hosts/*/`, `$(wildcard hosts/*)`, `with_fileglob: hosts/*`
-_GLOB = re.compile(rb"(?<![A-Za-z0-9._/*-])(?P<dir>[A-Za-z0-9._-][A-Za-z0-9._/-]*)/\*(?![A-Za-z0-9_*-])")
+_GLOB = lazy_re.compile(rb"(?<![A-Za-z0-9._/*-])(?P<dir>[A-Za-z0-9._-][A-Za-z0-9._/-]*)/\*(?![A-Za-z0-9_*-])")
 # A variable joined into a path: `./${host}`, `hosts/$(h)/`, `hosts/$$h/`, `hosts/{{ h }}/`,
 # `host_vars/{host}-qemu.yml`, `hosts/%s/`, `hosts/{}/`, `hosts/#{h}/`; after a variable's folder
 # (`${path.module}/hosts/${each.key}/`), read from the file's folder and the root.
 _INTERPOLATION = (rb"\$\{[^}\n]*\}|\$\([^)\n]*\)|\$\$?[A-Za-z_][A-Za-z0-9_]*|\{\{[^}\n]*\}\}"
                   rb"|#\{[^}\n]*\}|\{[A-Za-z_0-9.\[\]'\"]*\}|%s")
-_COMPOSED = re.compile(rb"(?:(?<=[})])/|(?<![A-Za-z0-9._/-]))(?P<dir>(?:[A-Za-z0-9._-]+/)+|\./)"
+_COMPOSED = lazy_re.compile(rb"(?:(?<=[})])/|(?<![A-Za-z0-9._/-]))(?P<dir>(?:[A-Za-z0-9._-]+/)+|\./)"
                        rb"(?P<prefix>[A-Za-z0-9._-]*)(?:" + _INTERPOLATION + rb")"
                        rb"(?P<suffix>[A-Za-z0-9._-]*)")
 _LITERALS = (b"readDir", b"listdir", b"scandir", b"walk(", b"iterdir", b"glob", b"/*", b"${", b"$(",
@@ -168,7 +172,7 @@ def readers(data: bytes) -> list[Reader]:
 # facts that spell the machine's name.
 _OWN_NAME = rb"(?:inventory_hostname(?:_short)?|ansible_(?:hostname|nodename|fqdn)|ansible_facts\.nodename)\b"
 # `playbook_dir + '/../services/' + inventory_hostname + '/*'`, `'files/host-' ~ inventory_hostname`
-_OWN_JOIN = re.compile(rb"(?P<base>(?:playbook_dir|role_path|inventory_dir)[ \t]*[+~][ \t]*)?"
+_OWN_JOIN = lazy_re.compile(rb"(?P<base>(?:playbook_dir|role_path|inventory_dir)[ \t]*[+~][ \t]*)?"
                        rb"[\"'](?P<dir>[A-Za-z0-9._/-]*/)(?P<prefix>[A-Za-z0-9._-]*)[\"'][ \t]*[+~][ \t]*"
                        + _OWN_NAME + rb"(?:[ \t]*[+~][ \t]*[\"'](?P<suffix>[A-Za-z0-9._-]*))?")
 
@@ -238,8 +242,8 @@ def folder_readings(rel: str, folder: str) -> list[str]:
 
 
 # An Ansible inventory (as key_index reads one), and a line comparing the inventory's host name.
-INVENTORY = re.compile(r"(?:^|/)(?:inventor(?:y|ies)/|(?:hosts|inventory)(?:\.[A-Za-z0-9]+)?$)")
-_INVENTORY_NAME = re.compile(rb"inventory_hostname(?!_)")
+INVENTORY = lazy_re.compile(r"(?:^|/)(?:inventor(?:y|ies)/|(?:hosts|inventory)(?:\.[A-Za-z0-9]+)?$)")
+_INVENTORY_NAME = lazy_re.compile(rb"inventory_hostname(?!_)")
 
 
 def reads_host_vars(rel: str, folder: str, beside_playbook: bool = False) -> bool:
@@ -265,7 +269,7 @@ def names_inventory_host(rel: str, data: bytes, start: int) -> str | None:
     return None
 
 
-_NIX_KEY_END = re.compile(rb"[\"']?[ \t]*=(?!=)")
+_NIX_KEY_END = lazy_re.compile(rb"[\"']?[ \t]*=(?!=)")
 
 
 def nix_binding(data: bytes, start: int, end: int) -> bytes | None:

@@ -14,14 +14,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from renamer import vcs, vcs_status
+from renamer import lazy_re, vcs, vcs_status
 from renamer.atomic import save
 from renamer.errors import RenamerError
 from renamer.paths import problem
 from renamer.sweep.messages import trailer_lines
 
 BLAME_FILE = ".git-blame-ignore-revs"
-_TRAILER = re.compile(r"^(Renamer-[A-Za-z]+): (.*)$", re.MULTILINE)
+_TRAILER = lazy_re.compile(r"^(Renamer-[A-Za-z]+): (.*)$", re.MULTILINE)
 
 
 def wants_blame_file(root: Path, choice: bool | None) -> bool:

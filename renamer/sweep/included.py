@@ -33,18 +33,20 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+from renamer import lazy_re
+
 # A path-like word: letters, digits, `._-/`, and the shell's globs.
-_WORD = re.compile(rb"[\w./*?\[\]{},@+~-]+")
-_DIRECTIVE = re.compile(
+_WORD = lazy_re.compile(rb"[\w./*?\[\]{},@+~-]+")
+_DIRECTIVE = lazy_re.compile(
     rb"(?i)(?:\binclude\w*|\bimport\w*|\bvars_files\b|\benv_file\b|\bextends\b|\bsource\b|^[ \t-]*\.[ \t]"
     rb"|\bEnvironmentFile\b|--env-file|\bconf-(?:file|dir)\b|\baddn-hosts\b|\bsrc[ \t]*[:=]|\bfile[ \t]*[:=]"
     rb"|\bfiles[ \t]*:|\bservers-file\b|\b(?:resources|bases|components)[ \t]*:)")
 # A leading variable or template the path is joined to (`{{ playbook_dir }}/`, `${DIR}/`, `$DIR/`).
-_ITEM = re.compile(rb"^([ \t]*)-[ \t]")
+_ITEM = lazy_re.compile(rb"^([ \t]*)-[ \t]")
 _READ = 1024 * 1024
 # a line that may name a dated file (classify.FILE_DATE's dates), for git grep -E
 _DATED = "[0-9]{4}-?[0-9]{2}-?[0-9]{2}"
-_PREFIX = re.compile(r"^(?:\{\{[^}]*\}\}|\$\{[^}]*\}|\$\w+|%\w+%)/")
+_PREFIX = lazy_re.compile(r"^(?:\{\{[^}]*\}\}|\$\{[^}]*\}|\$\w+|%\w+%)/")
 
 Named = tuple[str, bool]  # (`path:line` of the live file naming it, by an include directive)
 
@@ -195,14 +197,14 @@ class IncludedBy:
 
 # A directive that reads every file of a folder it names (break-it round 24, finding 20); `path:`
 # only in a Flux Kustomization or an Argo CD Application (elsewhere it is any path).
-_FOLDER_READ = re.compile(
+_FOLDER_READ = lazy_re.compile(
     rb"(?i)(?:\bkubectl\b.*?\s(?:-f|--filename|-k|--kustomize)(?:[= ]|$)|\bkustomize[ \t]+build\b"
     rb"|^[ \t]*inventory[ \t]*[=:]|\bansible(?:-playbook|-inventory)?\b.*?\s(?:-i|--inventory)(?:[= ]|$)"
     rb"|\b(?:resources|bases)[ \t]*:|^[ \t-]*path[ \t]*:)")
-_RECURSIVE = re.compile(rb"\bkubectl\b.*?\s(?:-R|--recursive)\b|^[ \t-]*path[ \t]*:|\bkustomize\b|-k\b")
+_RECURSIVE = lazy_re.compile(rb"\bkubectl\b.*?\s(?:-R|--recursive)\b|^[ \t-]*path[ \t]*:|\bkustomize\b|-k\b")
 _APPLIERS = (b"kustomize.toolkit.fluxcd.io", b"argoproj.io")
 _KUSTOMIZATIONS = ("kustomization.yaml", "kustomization.yml", "Kustomization")
-_KUSTOMIZE = re.compile(rb"(?i)path[ \t]*:|-k\b|--kustomize|kustomize|resources|bases")
+_KUSTOMIZE = lazy_re.compile(rb"(?i)path[ \t]*:|-k\b|--kustomize|kustomize|resources|bases")
 
 
 def _reads_folder(root: Path, referrer: str, text: bytes, at: int, *, below: bool,
@@ -246,8 +248,8 @@ def _is_folder(written: str, folder: list[str], referrer: str) -> bool:
 
 # Where a comment starts: a line that opens with `#`, `;` or `//` (nginx, YAML, shell, INI,
 # dnsmasq, Caddy), or ` #` / ` //` after some code (`echo x  # . archive/env.sh`).
-_LINE_COMMENT = re.compile(rb"^[ \t]*(?:#|;|//)")
-_TRAILING_COMMENT = re.compile(rb"(?<=[ \t])(?:#|//)")
+_LINE_COMMENT = lazy_re.compile(rb"^[ \t]*(?:#|;|//)")
+_TRAILING_COMMENT = lazy_re.compile(rb"(?<=[ \t])(?:#|//)")
 
 
 def code_end(text: bytes) -> int:

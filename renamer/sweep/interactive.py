@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from renamer import lazy_re
 from renamer.classify import literal_pattern
 from renamer.formats import Format, format_of
 from renamer.masking import mask_line
@@ -34,7 +35,7 @@ from renamer.sweep.plan import Plan
 
 NOT_NOW = "not-now"
 MAX_CONTAINS = 100  # longest line_contains a keep rule gets; longer lines get a window around the value
-_SLUG = re.compile(r"[^A-Za-z0-9]+")
+_SLUG = lazy_re.compile(r"[^A-Za-z0-9]+")
 
 
 @dataclass(frozen=True)

@@ -21,13 +21,12 @@ import contextlib
 import hashlib
 import json
 import os
-import re
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from renamer import vcs, vcs_status
+from renamer import lazy_re, vcs, vcs_status
 from renamer.atomic import TMP_SUFFIX, fsync_folder, write_atomic
 from renamer.errors import RenamerError, UnsafeError
 from renamer.paths import problem
@@ -39,9 +38,9 @@ JournalState = Literal["preparing", "committing", "written"]
 PREPARING: JournalState = "preparing"
 COMMITTING: JournalState = "committing"
 WRITTEN: JournalState = "written"  # every file replaced; the git commit asked for is still to make
-_SWEEP_ID = re.compile(r"[0-9a-f]{12}")
+_SWEEP_ID = lazy_re.compile(r"[0-9a-f]{12}")
 _JOURNAL_TMP = ".journal-tmp"
-_SHA1 = re.compile(r"[0-9a-f]{40}")
+_SHA1 = lazy_re.compile(r"[0-9a-f]{40}")
 EMPTY = hashlib.sha1(b"").hexdigest()  # a file the sweep creates, as read (sweep/moved_files.py)
 
 

@@ -58,6 +58,7 @@ from renamer import (
     key_literals,
     key_paths,
     key_refs,
+    lazy_re,
     py_refs,
     sealed,
     traefik_refs,
@@ -88,14 +89,14 @@ _READ_LIMIT = 4 * 1024 * 1024
 _LOADS = r"(from_yaml|from_json|yamldecode|jsondecode)"
 # A program's load of a data file (py_refs.py: break-it round 9, finding 3).
 _PY_LOADS = r"(yaml\.(safe_|full_|unsafe_)?load|json\.load|tomllib\.load|toml\.load)"
-_BINDING = re.compile(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*[:=]""")
-_LOADED = re.compile(r"""['"](?P<path>[^'"\n]*\.(?:ya?ml|json))['"]""")
+_BINDING = lazy_re.compile(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*[:=]""")
+_LOADED = lazy_re.compile(r"""['"](?P<path>[^'"\n]*\.(?:ya?ml|json))['"]""")
 _ALIAS = r"""^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*["']?\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}["']?\s*$"""
 # Documents (`docs/hosts.rst`), never read as inventories whatever their name.
 _PROSE = (".md", ".markdown", ".rst", ".adoc", ".txt", ".html", ".org", ".tex")
 # Ansible inventory files: a folder named inventory, or a file named hosts/inventory (any suffix).
-_INVENTORY = re.compile(r"(?:^|/)(?:inventor(?:y|ies)/|(?:hosts|inventory)(?:\.[A-Za-z0-9]+)?$)")
-_INI_SECTION = re.compile(r"^\s*\[(?P<name>[^\]\s]+)\]")
+_INVENTORY = lazy_re.compile(r"(?:^|/)(?:inventor(?:y|ies)/|(?:hosts|inventory)(?:\.[A-Za-z0-9]+)?$)")
+_INI_SECTION = lazy_re.compile(r"^\s*\[(?P<name>[^\]\s]+)\]")
 # An INI inventory's host line is no mapping key: only `hostvars.pug` and its like read it.
 _HOSTS_ONLY = "<inventory>"
 # An INI inventory's group header, `[pug]`: what `groups['pug']` reads (break-it round 9, finding 3).
@@ -893,7 +894,7 @@ def _folder(rel: str) -> str:
 
 
 # Ansible reads a host's vars from host_vars/NAME, NAME.yml, NAME.yaml, NAME.json or NAME/ (a folder).
-_HOST_VARS = re.compile(r"(?:^|/)host_vars/(?P<name>[^/]+?)(?P<suffix>\.(?:ya?ml|json))?(?:/|$)")
+_HOST_VARS = lazy_re.compile(r"(?:^|/)host_vars/(?P<name>[^/]+?)(?P<suffix>\.(?:ya?ml|json))?(?:/|$)")
 
 
 _CURRENT = FileClass(CURRENT, "", "")
@@ -902,18 +903,19 @@ _CURRENT = FileClass(CURRENT, "", "")
 _OWN_NAME_GREP = r"(\[|get\()[[:space:]]*(inventory_hostname|ansible_hostname)"
 _OWN_NAME = re.compile(r"""(?P<map>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\s*['"][^'"\]]+['"]\s*\])*)"""
                        r"""(?:\[\s*|\.get\(\s*)(?:inventory_hostname(?:_short)?|ansible_hostname)\s*[\]),]""")
-_MAP_PART = re.compile(r"""([A-Za-z_]\w*)|\[\s*['"]([^'"\]]+)['"]\s*\]""")
+_MAP_PART = lazy_re.compile(r"""([A-Za-z_]\w*)|\[\s*['"]([^'"\]]+)['"]\s*\]""")
 
 
 # The files of an Ansible project that name inventory hosts by their bare names: plays, roles,
 # variables (YAML) and templates.
 # Plays, vars (JSON and TOML too: Ansible loads `vars_files: [nodes.json]`, `group_vars/web.json` as
 # YAML), templates, and the project's Python plugins (break-it round 19, #5).
-_ANSIBLE_TEXT = re.compile(r"(?:\.ya?ml|\.json|\.toml|\.j2|\.jinja2?|(?:^|/)templates/[^/]+"
+_ANSIBLE_TEXT = lazy_re.compile(r"(?:\.ya?ml|\.json|\.toml|\.j2|\.jinja2?|(?:^|/)templates/[^/]+"
                            r"|(?:^|/)(?:\w+_plugins|library|module_utils|plugins)/(?:[^/]+/)*[^/]+\.py)$")
 
 
-_ANSIBLE_LINE = re.compile(rb"(?<![A-Za-z0-9_])ansible(?:-playbook|-console|-inventory)?(?![A-Za-z0-9_.-])")
+_ANSIBLE_LINE = lazy_re.compile(
+    rb"(?<![A-Za-z0-9_])ansible(?:-playbook|-console|-inventory)?(?![A-Za-z0-9_.-])")
 
 
 def _line_of(data: bytes, at: int) -> bytes:

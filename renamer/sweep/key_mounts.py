@@ -25,14 +25,15 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
+from renamer import lazy_re
 from renamer.formats.yaml_source import parse_yaml_text
 
-_MODULE = re.compile(r'^[ \t]*module[ \t]+"(?P<label>[^"\n]+)"[ \t]*\{')
-_SOURCE = re.compile(r'^[ \t]*source[ \t]*=[ \t]*"(?P<source>[^"\n]*)"')
-_LIBRARY = re.compile(r"^type[ \t]*:[ \t]*['\"]?library['\"]?[ \t]*(?:#.*)?$", re.MULTILINE)
+_MODULE = lazy_re.compile(r'^[ \t]*module[ \t]+"(?P<label>[^"\n]+)"[ \t]*\{')
+_SOURCE = lazy_re.compile(r'^[ \t]*source[ \t]*=[ \t]*"(?P<source>[^"\n]*)"')
+_LIBRARY = lazy_re.compile(r"^type[ \t]*:[ \t]*['\"]?library['\"]?[ \t]*(?:#.*)?$", re.MULTILINE)
 _NAME = re.compile(r"^name[ \t]*:[ \t]*['\"]?(?P<name>[^'\"#\s]+)", re.MULTILINE)
 # A template's variable prefix before a loaded path: `{{ role_path }}/`, `${path.module}/`.
-_PREFIX = re.compile(r"^(?:\{\{\s*(?P<jinja>[A-Za-z_]\w*)\s*\}\}|\$\{\s*(?P<hcl>[A-Za-z_][\w.]*)\s*\})/")
+_PREFIX = lazy_re.compile(r"^(?:\{\{\s*(?P<jinja>[A-Za-z_]\w*)\s*\}\}|\$\{\s*(?P<hcl>[A-Za-z_][\w.]*)\s*\})/")
 
 
 def module_calls(text: str) -> list[tuple[int, int, str, str]]:

@@ -29,45 +29,48 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from renamer import lazy_re
 from renamer.escapes import decoded
 
-_SECTION = re.compile(r"^\s*\[\[?\s*(?P<key>[^\]]+?)\s*\]\]?\s*(?:[#;].*)?$")
-_MAPPING = re.compile(r"""^(?P<indent>\s*)(?P<item>-\s+)?(?P<q>["']?)(?P<key>[^\s:#="'{}\[\],]+)(?P=q)"""
+_SECTION = lazy_re.compile(r"^\s*\[\[?\s*(?P<key>[^\]]+?)\s*\]\]?\s*(?:[#;].*)?$")
+_MAPPING = lazy_re.compile(r"""^(?P<indent>\s*)(?P<item>-\s+)?(?P<q>["']?)(?P<key>[^\s:#="'{}\[\],]+)(?P=q)"""
                       r"\s*:(?:\s|$)")
-_ASSIGN = re.compile(r"""^(?P<indent>\s*)(?:export\s+)?(?P<q>["']?)(?P<key>[A-Za-z_][\w.-]*)(?P=q)\s*=""")
+_ASSIGN = lazy_re.compile(
+    r"""^(?P<indent>\s*)(?:export\s+)?(?P<q>["']?)(?P<key>[A-Za-z_][\w.-]*)(?P=q)\s*=""")
 # A TOML (or INI-like) key in double quotes that holds escapes: `"fv\u002dml1" = 2`.
-_QUOTED_ASSIGN = re.compile(r'^(?P<indent>\s*)(?P<q>")(?P<key>(?:[^"\\\n]|\\.)+)"\s*=')
+_QUOTED_ASSIGN = lazy_re.compile(r'^(?P<indent>\s*)(?P<q>")(?P<key>(?:[^"\\\n]|\\.)+)"\s*=')
 # What a double-quoted YAML, JSON or TOML key's escapes spell; a single-quoted or bare key has none.
-_KEY_ESCAPE = re.compile(r"\\(?:x(?P<x>[0-9A-Fa-f]{2})|u(?P<u>[0-9A-Fa-f]{4})|U(?P<U>[0-9A-Fa-f]{8})"
+_KEY_ESCAPE = lazy_re.compile(r"\\(?:x(?P<x>[0-9A-Fa-f]{2})|u(?P<u>[0-9A-Fa-f]{4})|U(?P<U>[0-9A-Fa-f]{8})"
                          r"|(?P<c>.))")
 _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "b": "\b", "f": "\f", "e": "\x1b", " ": " ",
            "/": "/", "\\": "\\", '"': '"', "_": "\xa0", "N": "\x85", "L": "\u2028", "P": "\u2029"}
 # An IPv6 address (or IPv4-mapped) in any spelling, for `may_stand`.
-_V6_WORD = re.compile(rb"(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{1,4})?")
+_V6_WORD = lazy_re.compile(rb"(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{1,4})?")
 _TYPES = r"A|AAAA|CNAME|PTR|MX|TXT|SRV|NS|CAA|SSHFP|HINFO|DNAME|TLSA|HTTPS|SVCB"
 # A zone record: owner (or none: the previous line's), TTL and class in either order, type, data.
 # Asked only of a zone (line_keys' `records`), where keywords are case-insensitive (`www in a`).
-_RECORD = re.compile(r"^(?P<key>[^\s;$\"]+)?\s+(?:(?:\d+[smhdw]?|IN|CH|HS)\s+)*"
+_RECORD = lazy_re.compile(r"^(?P<key>[^\s;$\"]+)?\s+(?:(?:\d+[smhdw]?|IN|CH|HS)\s+)*"
                      rf"(?P<type>{_TYPES})\s+(?P<data>[^;]+?)\s*(?:;.*)?$", re.IGNORECASE)
-_ORIGIN = re.compile(r"^\$ORIGIN\s+(?P<origin>\S+)", re.IGNORECASE)
-_DNSMASQ = re.compile(r"^\s*(?P<type>host-record|dhcp-host|address|cname|ptr-record|txt-record)\s*="
+_ORIGIN = lazy_re.compile(r"^\$ORIGIN\s+(?P<origin>\S+)", re.IGNORECASE)
+_DNSMASQ = lazy_re.compile(r"^\s*(?P<type>host-record|dhcp-host|address|cname|ptr-record|txt-record)\s*="
                       r"(?P<value>.*?)\s*$")
-_UNBOUND = re.compile(r"""^\s*(?P<type>local-data|local-data-ptr)\s*:\s*(?P<q>["'])(?P<value>.*)(?P=q)\s*$""")
+_UNBOUND = lazy_re.compile(
+    r"""^\s*(?P<type>local-data|local-data-ptr)\s*:\s*(?P<q>["'])(?P<value>.*)(?P=q)\s*$""")
 # ssh_config: `Host web01 web01.lab` (`host = web01` is an INI or TOML key: values may merge).
 # (Not dhcpd's `host web01 { ... }`: a brace opens a declaration, no ssh block; round 23, #09.)
 # A pg_hba.conf line: its type, database, user and address (with a mask) are its key, PostgreSQL
 # taking the first line that matches (the second of one key is never reached); the method its data.
-_PG_HBA = re.compile(r"^\s*(?P<key>(?:host|hostssl|hostnossl|hostgssenc|hostnogssenc)\s+\S+\s+\S+\s+"
+_PG_HBA = lazy_re.compile(r"^\s*(?P<key>(?:host|hostssl|hostnossl|hostgssenc|hostnogssenc)\s+\S+\s+\S+\s+"
                      r"(?P<address>[0-9A-Fa-f.:]+/\d+|[0-9.]+\s+[0-9.]+))\s+(?P<method>\S+.*?)\s*(?:#.*)?$")
-_SSH_HOST = re.compile(r"^\s*(?:Host|host|HOST)\s+(?P<names>[^#=\s{][^#={]*?)\s*(?:#.*)?$")
+_SSH_HOST = lazy_re.compile(r"^\s*(?:Host|host|HOST)\s+(?P<names>[^#=\s{][^#={]*?)\s*(?:#.*)?$")
 # A hosts file's line: an address, then its names.
-_HOSTS_LINE = re.compile(r"^\s*(?P<address>[0-9A-Fa-f.:]+(?:%\w+)?)\s+(?P<names>[^#]+?)\s*(?:#.*)?$")
+_HOSTS_LINE = lazy_re.compile(r"^\s*(?P<address>[0-9A-Fa-f.:]+(?:%\w+)?)\s+(?P<names>[^#]+?)\s*(?:#.*)?$")
 # An Ansible INI inventory's host line inside a group: a name, then only `var=value` pairs.
-_INVENTORY_HOST = re.compile(r"^(?P<key>[A-Za-z0-9_.\-]+)(?:\s+[\w.]+=\S*)*\s*$")
-_WORD = re.compile(r"\S+")
-_FIELD = re.compile(r"[^,]+")
-_MAC = re.compile(r"^(?:[0-9A-Fa-f*]{1,2}[:-]){5}[0-9A-Fa-f*]{1,2}$")
-_LEASE = re.compile(r"^(?:\d+[smhdw]?|infinite)$", re.IGNORECASE)
+_INVENTORY_HOST = lazy_re.compile(r"^(?P<key>[A-Za-z0-9_.\-]+)(?:\s+[\w.]+=\S*)*\s*$")
+_WORD = lazy_re.compile(r"\S+")
+_FIELD = lazy_re.compile(r"[^,]+")
+_MAC = lazy_re.compile(r"^(?:[0-9A-Fa-f*]{1,2}[:-]){5}[0-9A-Fa-f*]{1,2}$")
+_LEASE = lazy_re.compile(r"^(?:\d+[smhdw]?|infinite)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,9 @@ name anywhere in the tree it stays the `near-miss (case)` it was.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from renamer import once, vcs_status
+from renamer import lazy_re, once, vcs_status
 from renamer.occurrences import Match
 
 REASON = "composed-name"
@@ -27,7 +26,7 @@ REASON = "composed-name"
 _LOWERING = (r"toLower|[|] *lower([^A-Za-z0-9_]|$)|[.]lower[(][)]|(^|[^A-Za-z0-9_.])lower[(]|toLowerCase[(]"
              r"|ToLower(Invariant)?[(]|(^|[^A-Za-z0-9_])tolower[(]|[$][{][A-Za-z_][A-Za-z0-9_]*,,[}]"
              r"|[.]downcase|tr +['\"]?(A-Z|\[:upper:\])['\"]? +['\"]?(a-z|\[:lower:\])")
-_HOSTISH = re.compile(r"(?i)host|name|node|machine|fqdn")
+_HOSTISH = lazy_re.compile(r"(?i)host|name|node|machine|fqdn")
 _NAME = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 
 

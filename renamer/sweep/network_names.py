@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from renamer import hcl_keys
+from renamer import hcl_keys, lazy_re
 
 Found = tuple[str, str]  # (the literal network, why: where it is written)
 Jinja = Callable[[str], "Found | None"]
@@ -43,26 +43,26 @@ _SKIP_DIRS = frozenset({".git", ".terraform", "node_modules", ".venv", "venv", "
 _NETWORK = r"[0-9A-Fa-f:.]+/\d{1,3}"
 # (netaddr's IPNetwork and a `u"..."` prefix too, and `NET = ip_network(LAN)` where the file says `LAN =
 # "192.168.40.0/24"`: the same reading main's computed_resizes gained for t29-33 finding 02)
-_PY_NETWORK = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
+_PY_NETWORK = lazy_re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
                          rb"(?:(?:ipaddress|netaddr)[ \t]*\.[ \t]*)?"
                          rb"(?:ip_network|IPv4Network|IPv6Network|ip_interface|IPv4Interface|IPv6Interface|"
                          rb"IPNetwork)"
                          rb"""[ \t]*\([ \t]*[uUrR]?(?P<q>['"])(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)""", re.M)
-_PY_NETWORK_OF = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
+_PY_NETWORK_OF = lazy_re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
                             rb"(?:(?:ipaddress|netaddr)[ \t]*\.[ \t]*)?"
                             rb"(?:ip_network|IPv4Network|IPv6Network|ip_interface|IPv4Interface|IPv6Interface|"
                             rb"IPNetwork)[ \t]*\([ \t]*(?P<ref>[A-Za-z_]\w*)[ \t]*[,)]", re.M)
-_PY_STRING = re.compile(rb"""^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*[uUrR]?(?P<q>['"])"""
+_PY_STRING = lazy_re.compile(rb"""^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*[uUrR]?(?P<q>['"])"""
                         rb"""(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)[ \t]*(?:#[^\n]*)?$""", re.M)
-_BICEP = re.compile(rb"^[ \t]*(?:var[ \t]+(?P<var>[A-Za-z_]\w*)|"
+_BICEP = lazy_re.compile(rb"^[ \t]*(?:var[ \t]+(?P<var>[A-Za-z_]\w*)|"
                     rb"param[ \t]+(?P<param>[A-Za-z_]\w*)[ \t]+string)"
                     rb"[ \t]*=[ \t]*'(?P<net>[0-9A-Fa-f:.]+/\d{1,3})'[ \t]*(?://.*)?\r?$", re.M)
-_REF_PART = re.compile(r'\.([A-Za-z_][\w-]*)|\[\s*(?:"([^"\\]*)"|(\d+)|([^\[\]"\s][^\[\]"]*?))\s*\]')
+_REF_PART = lazy_re.compile(r'\.([A-Za-z_][\w-]*)|\[\s*(?:"([^"\\]*)"|(\d+)|([^\[\]"\s][^\[\]"]*?))\s*\]')
 ANY = "\x00any"  # an index that is not a literal (`var.nets[each.key]`): every value of the map or list
-_HEREDOC = re.compile(r"(?:(?:trimspace|chomp)\s*\(\s*)?<<-?([A-Za-z_]\w*)[ \t]*\r?\n\s*(" + _NETWORK
+_HEREDOC = lazy_re.compile(r"(?:(?:trimspace|chomp)\s*\(\s*)?<<-?([A-Za-z_]\w*)[ \t]*\r?\n\s*(" + _NETWORK
                       + r")\s*\r?\n[ \t]*\1[ \t]*(?:\r?\n\s*)?\)?")
-_TFVARS_LINE = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_][\w-]*)[ \t]*=(?![=>])[ \t]*", re.M)
-_INTERPOLATED = re.compile(r"\$\{\s*([A-Za-z_][\w.\-\[\]\"]*)\s*\}")
+_TFVARS_LINE = lazy_re.compile(rb"^[ \t]*(?P<name>[A-Za-z_][\w-]*)[ \t]*=(?![=>])[ \t]*", re.M)
+_INTERPOLATED = lazy_re.compile(r"\$\{\s*([A-Za-z_][\w.\-\[\]\"]*)\s*\}")
 
 
 def is_network(text: str) -> bool:

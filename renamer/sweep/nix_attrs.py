@@ -29,13 +29,13 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from renamer import nix_attrs, vcs_status
+from renamer import lazy_re, nix_attrs, vcs_status
 from renamer.classify import CURRENT, RECORD
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
 
 # Paths that name packages and library functions, never a host's attribute.
-_PACKAGES = re.compile(r"^(?:pkgs|lib|builtins|\w*[Pp]ackages\w*)$")
+_PACKAGES = lazy_re.compile(r"^(?:pkgs|lib|builtins|\w*[Pp]ackages\w*)$")
 
 
 @dataclass(frozen=True)

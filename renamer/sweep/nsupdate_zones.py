@@ -9,14 +9,14 @@ the renames move with it (`ana.lan -> fv.lan`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
+from renamer import lazy_re
 from renamer.occurrences import Match
 
-_ZONE = re.compile(rb"(?m)^[ \t]*zone[ \t]+(?P<zone>[A-Za-z0-9._-]+?)\.?[ \t]*(?:;[^\n]*)?$")
-_UPDATE = re.compile(rb"(?m)^[ \t]*(?:update[ \t]+)?(?:add|del|delete)[ \t]+(?P<name>[A-Za-z0-9._*-]+)")
-_SEND = re.compile(rb"(?m)^[ \t]*(?:send|zone[ \t])")
+_ZONE = lazy_re.compile(rb"(?m)^[ \t]*zone[ \t]+(?P<zone>[A-Za-z0-9._-]+?)\.?[ \t]*(?:;[^\n]*)?$")
+_UPDATE = lazy_re.compile(rb"(?m)^[ \t]*(?:update[ \t]+)?(?:add|del|delete)[ \t]+(?P<name>[A-Za-z0-9._*-]+)")
+_SEND = lazy_re.compile(rb"(?m)^[ \t]*(?:send|zone[ \t])")
 
 
 def _inside(name: str, zone: str) -> bool:

@@ -29,7 +29,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from renamer import computed_lengths, hcl_keys
+from renamer import computed_lengths, hcl_keys, lazy_re
 from renamer.computed_lengths import Step
 from renamer.sweep.network_names import Found, Names
 
@@ -37,27 +37,32 @@ OPAQUE = computed_lengths.OPAQUE
 _MAX_READ = 1 << 20
 _NET = rb"[0-9A-Fa-f:.]*[:.][0-9A-Fa-f:.]*/\d{1,3}"
 _LITERAL = re.compile(rb"(?<![\w.:/])(" + _NET + rb")(?![\w/])")
-_REF = re.compile(rb"(?<![\w.\"'])(?:var|local|module|data|each|[A-Za-z_][\w-]*)(?:\.[A-Za-z_][\w-]*|\[[ \t]*"
+_REF = lazy_re.compile(
+    rb"(?<![\w.\"'])(?:var|local|module|data|each|[A-Za-z_][\w-]*)(?:\.[A-Za-z_][\w-]*|\[[ \t]*"
                   rb'(?:\\?"[^"\\\n]*\\?"|\d+|\*)[ \t]*\]){1,6}')
-_LOOKUP = re.compile(rb'\blookup[ \t]*\([ \t]*([A-Za-z_][\w.\-\[\]"]*)[ \t]*,[ \t]*("[^"\n]*")[ \t]*[,)]')
-_ELEMENT = re.compile(rb"\belement[ \t]*\([ \t]*([A-Za-z_][\w.\-\[\]\"]*)[ \t]*,[ \t]*(\d+)[ \t]*\)")
-_FILE = re.compile(rb'\b(?:file|templatefile)[ \t]*\([ \t]*"(?:\$\{[ \t]*path\.(?:module|root)[ \t]*\}/)?'
+_LOOKUP = lazy_re.compile(
+    rb'\blookup[ \t]*\([ \t]*([A-Za-z_][\w.\-\[\]"]*)[ \t]*,[ \t]*("[^"\n]*")[ \t]*[,)]')
+_ELEMENT = lazy_re.compile(rb"\belement[ \t]*\([ \t]*([A-Za-z_][\w.\-\[\]\"]*)[ \t]*,[ \t]*(\d+)[ \t]*\)")
+_FILE = lazy_re.compile(
+    rb'\b(?:file|templatefile)[ \t]*\([ \t]*"(?:\$\{[ \t]*path\.(?:module|root)[ \t]*\}/)?'
                    rb'(?P<path>[^"$\n]+)"')
-_FOR_EACH = re.compile(rb"^[ \t]*for_each[ \t]*=[ \t]*", re.M)
-_TEMPLATEFILE = re.compile(rb'\btemplatefile[ \t]*\([ \t]*"(?P<path>[^"\n]+)"[ \t]*,[ \t]*')
+_FOR_EACH = lazy_re.compile(rb"^[ \t]*for_each[ \t]*=[ \t]*", re.M)
+_TEMPLATEFILE = lazy_re.compile(rb'\btemplatefile[ \t]*\([ \t]*"(?P<path>[^"\n]+)"[ \t]*,[ \t]*')
 _IDENT = re.compile(r"[A-Za-z_][\w-]*")
 # `tolist(local.nets)[0]`, `values(local.m)`: a conversion that keeps the values (t32-33 finding 13)
-_KEEPS = re.compile(rb"\b(?:tolist|toset|tomap|values|flatten|distinct|compact|sort|nonsensitive|sensitive)"
+_KEEPS = lazy_re.compile(
+    rb"\b(?:tolist|toset|tomap|values|flatten|distinct|compact|sort|nonsensitive|sensitive)"
                     rb"[ \t]*\([ \t]*([A-Za-z_][\w.\-]*(?:\[[^\[\]\n]*\])*)[ \t]*\)")
 # `format("%s/%d", "10.0.48.0", 24)`, `join("/", ["10.0.48.0", "24"])`: a network made of its parts
 _PARTS = rb'[ \t]*,[ \t]*"([0-9A-Fa-f:.]+)"[ \t]*,[ \t]*"?(\d{1,3})"?[ \t]*'
-_FORMAT = re.compile(rb'\bformat[ \t]*\([ \t]*"%s/%[ds]"' + _PARTS + rb"\)")
-_JOIN = re.compile(rb'\bjoin[ \t]*\([ \t]*"/"[ \t]*,[ \t]*\[' + _PARTS[len(rb"[ \t]*,"):] + rb"\][ \t]*\)")
+_FORMAT = lazy_re.compile(rb'\bformat[ \t]*\([ \t]*"%s/%[ds]"' + _PARTS + rb"\)")
+_JOIN = lazy_re.compile(
+    rb'\bjoin[ \t]*\([ \t]*"/"[ \t]*,[ \t]*\[' + _PARTS[len(rb"[ \t]*,"):] + rb"\][ \t]*\)")
 # A `for` expression (`[for n in COLL : ..]`, `{for k, r in COLL : ..}`) or a template's `%{ for n in COLL }`
 _FOR_NAMES = rb"for[ \t]+([A-Za-z_][\w-]*)(?:[ \t]*,[ \t]*([A-Za-z_][\w-]*))?[ \t]+in[ \t]+"
-_FOR = re.compile(rb"[\[{][ \t\r\n]*" + _FOR_NAMES)
-_TEMPLATE_FOR = re.compile(rb"%\{~?[ \t]*" + _FOR_NAMES + rb"([^}~\n]+?)[ \t]*~?\}")
-_ENDFOR = re.compile(rb"%\{~?[ \t]*endfor[ \t]*~?\}")
+_FOR = lazy_re.compile(rb"[\[{][ \t\r\n]*" + _FOR_NAMES)
+_TEMPLATE_FOR = lazy_re.compile(rb"%\{~?[ \t]*" + _FOR_NAMES + rb"([^}~\n]+?)[ \t]*~?\}")
+_ENDFOR = lazy_re.compile(rb"%\{~?[ \t]*endfor[ \t]*~?\}")
 
 
 def _networks(raw: bytes) -> list[str]:

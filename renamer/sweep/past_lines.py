@@ -8,17 +8,17 @@ that makes each look so, for a keep rule, the inline marker or `dated.sections` 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from renamer import lazy_re
 from renamer.formats.prose import is_prose
 from renamer.sweep.content import read_scanned
 from renamer.sweep.model import FileResult
 
-_DATE = re.compile(rb"(?<![0-9])(\d{4})-(\d{2})-(\d{2})(?![0-9])")
-_HEADING = re.compile(rb"\s{0,3}#{1,6}\s")
+_DATE = lazy_re.compile(rb"(?<![0-9])(\d{4})-(\d{2})-(\d{2})(?![0-9])")
+_HEADING = lazy_re.compile(rb"\s{0,3}#{1,6}\s")
 
 
 @dataclass(frozen=True)

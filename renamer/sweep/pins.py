@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from renamer import sealed, vcs_status
+from renamer import lazy_re, sealed, vcs_status
 from renamer.classify import CURRENT, RECORD
 from renamer.project import LoadedProject
 from renamer.sweep.content import own_bytes, read_content
@@ -51,18 +51,19 @@ THIS_SWEEP = "before this sweep"
 
 # sha256sum/md5sum/b2sum output: `<hash>  <path>` (or ` *<path>`, binary mode); and the BSD form
 # (`sha512sum --tag`, `cksum -a sha384 [--base64]`): the hash group is checked by key_of.
-_MANIFEST = re.compile(r"^\s*(?P<hash>[0-9A-Za-z+/_=-]{22,})[ \t]+\*?(?P<path>\S(?:.*\S)?)\s*$")
-_BSD = re.compile(r"^\s*(?P<tag>(?:SHA|SHA-|SHA3-|MD|BLAKE2[bs]?-?|blake2b-?)[0-9]*) ?\((?P<path>[^)]+)\)"
+_MANIFEST = lazy_re.compile(r"^\s*(?P<hash>[0-9A-Za-z+/_=-]{22,})[ \t]+\*?(?P<path>\S(?:.*\S)?)\s*$")
+_BSD = lazy_re.compile(
+    r"^\s*(?P<tag>(?:SHA|SHA-|SHA3-|MD|BLAKE2[bs]?-?|blake2b-?)[0-9]*) ?\((?P<path>[^)]+)\)"
                   r"\s*=\s*(?P<hash>[0-9A-Za-z+/_=-]+)\s*$")
 # `key=<hash>` (shell, .env, INI), `key: <hash>` (YAML), `key = "<hash>"` (TOML): the digest is the
 # whole value. A shell `readonly`/`export`/`declare -r` and a YAML list dash may come first.
-_ASSIGNED = re.compile(
+_ASSIGNED = lazy_re.compile(
     r"""^\s*(?:-\s+)?(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?[A-Za-z_][\w.-]*\s*[=:]\s*"""
     r"""(?P<q>["']?)(?:(?P<algo>[A-Za-z][A-Za-z0-9]*(?:-[0-9]+)?)[:=])?(?P<hash>[0-9A-Za-z+/_-][0-9A-Za-z+/_=-]*)"""
     r"""(?P=q)\s*(?:[#;].*)?$""")
 # A JSON member whose string value is the digest, alone or after its algorithm: `"sha256": "<hex>"`,
 # `"checksum": "sha256:<hex>"`; read up to the digest, which must close the string.
-_MEMBER = re.compile(r'"(?:[^"\\]|\\.)*"\s*:\s*"(?:(?P<algo>[A-Za-z0-9-]+):)?$')
+_MEMBER = lazy_re.compile(r'"(?:[^"\\]|\\.)*"\s*:\s*"(?:(?P<algo>[A-Za-z0-9-]+):)?$')
 
 
 @dataclass(frozen=True)

@@ -28,14 +28,15 @@ import tomllib
 from collections.abc import Collection, Iterator
 from typing import Any
 
+from renamer import lazy_re
 from renamer.formats.yaml_source import parse_yaml_text
 from renamer.sweep.digest_words import key_of, whole_word, words
 
 # a key that holds a digest, and its stem: `sha256`, `backup_sha256`, `appChecksum`, `integrity`
-_DIGEST_KEY = re.compile(r"^(?P<stem>.*?)[_.-]?(?:sha-?256|sha-?1|md5|sha-?384|sha-?512|checksum|"
+_DIGEST_KEY = lazy_re.compile(r"^(?P<stem>.*?)[_.-]?(?:sha-?256|sha-?1|md5|sha-?384|sha-?512|checksum|"
                          r"digest|hash|integrity)(?:sum)?$", re.IGNORECASE)
 _PATH_WORDS = ("path", "file", "filename", "name", "src", "source", "target", "dest")
-_ASSIGNMENT = re.compile(r"""^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?"""
+_ASSIGNMENT = lazy_re.compile(r"""^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?"""
                          r"""(?P<key>[A-Za-z_][\w.-]*)\s*[=:]\s*(?P<q>["']?)(?P<value>[^"'#;\s]+)(?P=q)\s*(?:[#;].*)?$""")
 _SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml"}
 # the suffixes of a file that holds one file's digest, named for it (`app.tar.gz.sha256`)

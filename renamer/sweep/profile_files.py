@@ -16,22 +16,23 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
 from renamer.sweep.held_words import Reader
 
-_SPRING_KEY = re.compile(rb"(?i)(?:^|[\s\"'-])(?:-D)?spring[._]profiles[._](?:active|include)[\"']?"
+_SPRING_KEY = lazy_re.compile(rb"(?i)(?:^|[\s\"'-])(?:-D)?spring[._]profiles[._](?:active|include)[\"']?"
                          rb"[ \t]*[=:][ \t]*")
-_SPRING_YAML = re.compile(rb"^[ \t]*(?:active|include)[ \t]*:[ \t]*")
-_SPRING_PARENT = re.compile(rb"^[ \t]*profiles[ \t]*:[ \t]*$")
-_RAILS = re.compile(rb"(?:^|[\s\"'])(?:RAILS_ENV|RACK_ENV)[\"']?[ \t]*[=:][ \t]*")
-_NODE = re.compile(rb"(?:^|[\s\"'])(?:NODE_ENV|NODE_CONFIG_ENV)[\"']?[ \t]*[=:][ \t]*")
-_SYMFONY = re.compile(rb"(?:^|[\s\"'])APP_ENV[\"']?[ \t]*[=:][ \t]*")
+_SPRING_YAML = lazy_re.compile(rb"^[ \t]*(?:active|include)[ \t]*:[ \t]*")
+_SPRING_PARENT = lazy_re.compile(rb"^[ \t]*profiles[ \t]*:[ \t]*$")
+_RAILS = lazy_re.compile(rb"(?:^|[\s\"'])(?:RAILS_ENV|RACK_ENV)[\"']?[ \t]*[=:][ \t]*")
+_NODE = lazy_re.compile(rb"(?:^|[\s\"'])(?:NODE_ENV|NODE_CONFIG_ENV)[\"']?[ \t]*[=:][ \t]*")
+_SYMFONY = lazy_re.compile(rb"(?:^|[\s\"'])APP_ENV[\"']?[ \t]*[=:][ \t]*")
 
 _SPRING_FOLDERS = (".", "config", "src/main/resources", "src/main/resources/config")
 _SPRING_FILES = tuple((prefix, suffix) for prefix in ("application-", "bootstrap-")
                       for suffix in (".yml", ".yaml", ".properties"))
 _NODE_SUFFIXES = (".json", ".yml", ".yaml", ".js", ".json5", ".toml")
 # what a list of profile names may hold between the key and the word
-_VALUE = re.compile(rb"[\"'\[ \t]*(?:[A-Za-z0-9_.-]+[ \t]*,[ \t]*)*[\"']?")
+_VALUE = lazy_re.compile(rb"[\"'\[ \t]*(?:[A-Za-z0-9_.-]+[ \t]*,[ \t]*)*[\"']?")
 
 
 def readers(data: bytes, start: int) -> list[Reader]:

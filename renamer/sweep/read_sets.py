@@ -20,12 +20,12 @@ service named again on purpose in two files (an override) and renamed together s
 from __future__ import annotations
 
 import posixpath
-import re
 import shlex
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from renamer import lazy_re
 from renamer.formats import siblings
 from renamer.formats.yaml_rt import compose_names, inventory_host_lines, merged_identities
 from renamer.formats.yaml_source import parse_yaml_text
@@ -41,20 +41,21 @@ _SKIPPED_PARTS = frozenset({"host_vars", "group_vars", "vars_plugins"})
 _SKIPPED_ENDS = (".orig", ".cfg", ".retry", ".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt",
                  ".rst")
 # Where a command line naming an inventory or compose files stands.
-_SCRIPTS = re.compile(r"(?:^|/)(?:[^/]+\.(?:sh|bash|mk|ps1)|Makefile|GNUmakefile|justfile|Justfile|\.justfile"
+_SCRIPTS = lazy_re.compile(
+    r"(?:^|/)(?:[^/]+\.(?:sh|bash|mk|ps1)|Makefile|GNUmakefile|justfile|Justfile|\.justfile"
                       r"|Taskfile\.ya?ml|\.gitlab-ci\.ya?ml|\.github/workflows/[^/]+\.ya?ml|Jenkinsfile"
                       r"|\.woodpecker[^/]*\.ya?ml|\.drone\.ya?ml)$")
-_INVENTORY_CFG = re.compile(r"(?m)^[ \t]*inventory[ \t]*[=:][ \t]*(?P<value>[^\n#;]+)")
-_INVENTORY_ENV = re.compile(r"ANSIBLE_INVENTORY[\"']?[ \t]*[=:][ \t]*[\"']?(?P<value>[^\s\"']+)")
-_COMPOSE_ENV = re.compile(
+_INVENTORY_CFG = lazy_re.compile(r"(?m)^[ \t]*inventory[ \t]*[=:][ \t]*(?P<value>[^\n#;]+)")
+_INVENTORY_ENV = lazy_re.compile(r"ANSIBLE_INVENTORY[\"']?[ \t]*[=:][ \t]*[\"']?(?P<value>[^\s\"']+)")
+_COMPOSE_ENV = lazy_re.compile(
     r"(?m)^[ \t]*(?:export[ \t]+)?COMPOSE_FILE[ \t]*[=:][ \t]*[\"']?(?P<value>[^\s\"'#]+)")
-_COMPOSE_SEPARATOR = re.compile(
+_COMPOSE_SEPARATOR = lazy_re.compile(
     r"(?m)^[ \t]*(?:export[ \t]+)?COMPOSE_PATH_SEPARATOR[ \t]*=[ \t]*[\"']?(?P<sep>[^\s\"'])")
-_COMMAND = re.compile(r"(?m)^.*(?:ansible(?:-playbook|-inventory)?|docker[ -]compose|podman[ -]compose"
+_COMMAND = lazy_re.compile(r"(?m)^.*(?:ansible(?:-playbook|-inventory)?|docker[ -]compose|podman[ -]compose"
                       r"|docker[ \t]+stack[ \t]+(?:deploy|up))\b.*$")
-_NAVIGATOR = re.compile(r"\.?ansible-navigator\.(?:ya?ml|json)")
+_NAVIGATOR = lazy_re.compile(r"\.?ansible-navigator\.(?:ya?ml|json)")
 _COMPOSE_NAMES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
-_COMPOSE_LIKE = re.compile(r"(?:docker-)?compose[.-][\w.-]*\.ya?ml")
+_COMPOSE_LIKE = lazy_re.compile(r"(?:docker-)?compose[.-][\w.-]*\.ya?ml")
 _OVERRIDES = ("compose.override.yaml", "compose.override.yml", "docker-compose.override.yaml",
               "docker-compose.override.yml")
 
@@ -305,7 +306,7 @@ def _inventory_places(path: str, text: str) -> dict[tuple[str, str], list[tuple[
 
 # What `collisions.distinct` appends to each place of a new value where no version before the move
 # is known (verify after a move by hand).
-_APART = re.compile(r"-renamer\d+\.\d+$")
+_APART = lazy_re.compile(r"-renamer\d+\.\d+$")
 
 
 def _merged(texts: Mapping[str, tuple[str, str]], places: Any) -> tuple[str, str, list[Any], Any] | None:

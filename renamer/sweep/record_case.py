@@ -22,25 +22,26 @@ fails on it instead of saying OK over a near-miss warning. Pure: bytes and match
 
 from __future__ import annotations
 
-import re
-
+from renamer import lazy_re
 from renamer.occurrences import Match
 from renamer.sweep.resolved_case import REASON, other_case
 
 _NAME = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 # A DNS or DHCP cmdlet on the line, and the parameter right before the name.
-_CMDLET = re.compile(rb"(?i)(?:Add|Set|Remove)-(?:DnsServerResourceRecord\w*|DhcpServerv[46]Reservation)\b")
-_PARAM = re.compile(rb"(?i)-(?:Name|HostName|HostNameAlias|AliasName|PtrDomainName|MailExchange|NameServer)"
+_CMDLET = lazy_re.compile(
+    rb"(?i)(?:Add|Set|Remove)-(?:DnsServerResourceRecord\w*|DhcpServerv[46]Reservation)\b")
+_PARAM = lazy_re.compile(
+    rb"(?i)-(?:Name|HostName|HostNameAlias|AliasName|PtrDomainName|MailExchange|NameServer)"
                     rb"[ \t]+[\"']?\Z")
 # A Terraform record resource's head.
-_RESOURCE = re.compile(rb"(?m)^[ \t]*resource[ \t]+\"(?:dns_\w*record\w*|aws_route53_record"
+_RESOURCE = lazy_re.compile(rb"(?m)^[ \t]*resource[ \t]+\"(?:dns_\w*record\w*|aws_route53_record"
                        rb"|google_dns_record_set|azurerm_(?:private_)?dns_\w*record|cloudflare_record|powerdns_record"
                        rb"|digitalocean_record)\"[ \t]+\"[^\"\n]*\"[ \t]*\{")
-_BRACE = re.compile(rb"[{}]")
-_QUOTED_BEFORE = re.compile(rb"\"[^\"\n]*\Z")
+_BRACE = lazy_re.compile(rb"[{}]")
+_QUOTED_BEFORE = lazy_re.compile(rb"\"[^\"\n]*\Z")
 # A PowerDNS records row: the statement it stands in.
-_INSERT = re.compile(rb"(?is)\A\s*INSERT[ \t]+INTO[ \t]+[`\"]?records[`\"]?\b")
-_QUOTE_BEFORE = re.compile(rb"'[^'\n]*\Z")
+_INSERT = lazy_re.compile(rb"(?is)\A\s*INSERT[ \t]+INTO[ \t]+[`\"]?records[`\"]?\b")
+_QUOTE_BEFORE = lazy_re.compile(rb"'[^'\n]*\Z")
 WORDS = (b"DnsServerResourceRecord", b"DhcpServerv4Reservation", b"DhcpServerv6Reservation", b"resource",
          b"INSERT", b"insert")
 

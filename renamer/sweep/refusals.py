@@ -10,11 +10,10 @@ inline marker, and sweeps again.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from renamer import prefix_spellings
+from renamer import lazy_re, prefix_spellings
 from renamer.errors import UnsafeError
 from renamer.host_roles import NO_HOST
 from renamer.name_limits import HINT, LIMIT
@@ -28,7 +27,7 @@ SHRINK = "outside the new, smaller network"
 # A host of a /31 or /127 whose offset is the grown network's network address (t26-33, finding 23).
 ROLE = "no host place in the new network"
 # A format's problem names the line where it is, when it knows it: "line 3: ...".
-_LINE = re.compile(r"line (\d+): ")
+_LINE = lazy_re.compile(r"line (\d+): ")
 
 
 @dataclass(frozen=True)

@@ -23,23 +23,24 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
 from renamer.sweep.keyed import Found, Key, canonical, is_address
 
-_KEA_ONE = re.compile(r'"ip-address"\s*:\s*"(?P<a>[^"]+)"')
-_KEA_MANY = re.compile(r'"ip-addresses"\s*:\s*\[(?P<list>[^\]]*)\]')
-_QUOTED = re.compile(r'"(?P<a>[^"]+)"')
-_UCI_CONFIG = re.compile(r"^\s*config\s+(?P<type>[\w-]+)")
-_UCI_OPTION = re.compile(r"""^\s*option\s+(?P<opt>ip|name)\s+(?P<q>["']?)(?P<v>[^"'\s#]+)(?P=q)""")
-_INI_SECTION = re.compile(r"^\s*\[(?P<name>[^\]]+)\]\s*$")
-_NETWORKD = re.compile(r"^\s*Address\s*=\s*(?P<a>\S+)")
-_WINDOWS = re.compile(r"(?i)\bAdd-DhcpServerv[46]Reservation\b[^\r\n]*?-IPAddress[ \t:]+[\"']?"
+_KEA_ONE = lazy_re.compile(r'"ip-address"\s*:\s*"(?P<a>[^"]+)"')
+_KEA_MANY = lazy_re.compile(r'"ip-addresses"\s*:\s*\[(?P<list>[^\]]*)\]')
+_QUOTED = lazy_re.compile(r'"(?P<a>[^"]+)"')
+_UCI_CONFIG = lazy_re.compile(r"^\s*config\s+(?P<type>[\w-]+)")
+_UCI_OPTION = lazy_re.compile(r"""^\s*option\s+(?P<opt>ip|name)\s+(?P<q>["']?)(?P<v>[^"'\s#]+)(?P=q)""")
+_INI_SECTION = lazy_re.compile(r"^\s*\[(?P<name>[^\]]+)\]\s*$")
+_NETWORKD = lazy_re.compile(r"^\s*Address\s*=\s*(?P<a>\S+)")
+_WINDOWS = lazy_re.compile(r"(?i)\bAdd-DhcpServerv[46]Reservation\b[^\r\n]*?-IPAddress[ \t:]+[\"']?"
                       r"(?P<a>[0-9A-Fa-f.:]+)")
 _WINDOWS_WHAT = "Windows DHCP reservation address"
-_NETSH = re.compile(r"(?i)\badd[ \t]+reservedip[ \t]+(?P<a>[0-9.]+)")
-_ROS_MENU = re.compile(r"^\s*/(?P<lease>ip\s+dhcp-server\s+lease\s*$)?")
-_ROS_ADD = re.compile(r"^\s*add\b[^\r\n]*?(?<![\w-])address=(?P<a>[0-9A-Fa-f.:]+)")
-_DHCPD = re.compile(r"(?<![\w-])fixed-address6?\s+(?P<list>[^;#]+);")
-_MIKROTIK = re.compile(r"(?:^|[\s/])lease\s+add\b[^\r\n]*?(?<![\w-])address=(?P<a>[0-9A-Fa-f.:]+)")
+_NETSH = lazy_re.compile(r"(?i)\badd[ \t]+reservedip[ \t]+(?P<a>[0-9.]+)")
+_ROS_MENU = lazy_re.compile(r"^\s*/(?P<lease>ip\s+dhcp-server\s+lease\s*$)?")
+_ROS_ADD = lazy_re.compile(r"^\s*add\b[^\r\n]*?(?<![\w-])address=(?P<a>[0-9A-Fa-f.:]+)")
+_DHCPD = lazy_re.compile(r"(?<![\w-])fixed-address6?\s+(?P<list>[^;#]+);")
+_MIKROTIK = lazy_re.compile(r"(?:^|[\s/])lease\s+add\b[^\r\n]*?(?<![\w-])address=(?P<a>[0-9A-Fa-f.:]+)")
 # What a line each of the searches below reads must hold (in the searches' own case rule): a file
 # holding none is not searched line by line (issue 30: three searches a line, 7 ms a merged file).
 _SEARCHED = ((_WINDOWS, _WINDOWS_WHAT, re.compile(r"(?i)Reservation")),

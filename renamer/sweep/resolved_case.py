@@ -15,13 +15,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from renamer import lazy_re
 from renamer.match import Matcher
 from renamer.occurrences import Match
 
 REASON = "dns-case"
-_URL_BEFORE = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*://(?:[^/@\s\"'<>]*@)?\Z")
-_HOSTNAME_BEFORE = re.compile(rb"(?i)(?:^|\s)HostName[ \t]*=?[ \t]*[\"']?\Z")
-_PORT_AFTER = re.compile(rb":[0-9]{1,5}(?![0-9A-Za-z])")
+_URL_BEFORE = lazy_re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*://(?:[^/@\s\"'<>]*@)?\Z")
+_HOSTNAME_BEFORE = lazy_re.compile(rb"(?i)(?:^|\s)HostName[ \t]*=?[ \t]*[\"']?\Z")
+_PORT_AFTER = lazy_re.compile(rb":[0-9]{1,5}(?![0-9A-Za-z])")
 _NAME = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 
 
@@ -76,13 +77,13 @@ def _resolved(data: bytes, start: int, end: int) -> bool:
 # (`HostSNI`, `HostRegexp` too), and the name of an ethers(5) line (HAProxy's `hdr(host) -i` is a
 # `pattern` residual already)
 # (MAC -> name, resolved through DNS). Short names as well as FQDNs (`ServerAlias WEB01`).
-_VHOST_BEFORE = re.compile(
+_VHOST_BEFORE = lazy_re.compile(
     rb"(?:^|[;{\s])server_name[ \t]+(?:[^;\n]*[ \t])?\Z"
     rb"|(?im:^[ \t]*(?:ServerName|ServerAlias)[ \t]+(?:[^\s#]+[ \t]+)*(?:https?://)?\Z)"
     rb"|Host(?:SNI|Regexp)?\((?:[^)\n]*,[ \t]*)?[`\"']\Z")
-_CADDY_SITE = re.compile(rb"(?:[^\s{}#,][^\s{},]*(?:,[ \t]*|[ \t]+))*(?:https?://)?\Z")
-_CADDY_OPEN = re.compile(rb"(?::[0-9]{1,5})?(?:[,\s][^{\n#]*)?\{[ \t]*\r?$", re.MULTILINE)
-_MAC = re.compile(rb"[ \t]*[0-9A-Fa-f]{1,2}(?:[:-][0-9A-Fa-f]{1,2}){5}[ \t]+\Z")
+_CADDY_SITE = lazy_re.compile(rb"(?:[^\s{}#,][^\s{},]*(?:,[ \t]*|[ \t]+))*(?:https?://)?\Z")
+_CADDY_OPEN = lazy_re.compile(rb"(?::[0-9]{1,5})?(?:[,\s][^{\n#]*)?\{[ \t]*\r?$", re.MULTILINE)
+_MAC = lazy_re.compile(rb"[ \t]*[0-9A-Fa-f]{1,2}(?:[:-][0-9A-Fa-f]{1,2}){5}[ \t]+\Z")
 VHOST_WORDS = (b"server_name", b"ServerName", b"ServerAlias", b"servername", b"serveralias", b"Host(",
                b"HostSNI(", b"HostRegexp(")
 

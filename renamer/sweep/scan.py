@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -20,6 +19,7 @@ from renamer import (
     interface_stanzas,
     kube_identities,
     label_names,
+    lazy_re,
     moved_tags,
     name_limits,
     near_miss,
@@ -356,7 +356,7 @@ def _names(data: bytes, start: int) -> bool:
         return True
     return before == b"[" and not data[data.rfind(b"\n", 0, start) + 1:start - 1].strip()
 
-_KEY_TAIL = re.compile(rb"""[A-Za-z0-9_.\-"' \t\]]*?(?:=|:(?:[ \t\r\n]|$)|(?<=["']):)""")
+_KEY_TAIL = lazy_re.compile(rb"""[A-Za-z0-9_.\-"' \t\]]*?(?:=|:(?:[ \t\r\n]|$)|(?<=["']):)""")
 
 
 def _in_key(data: bytes, start: int, end: int) -> bool:
@@ -1474,7 +1474,7 @@ def _opaque_like(data: bytes, start: int, end: int, like: str) -> bool:
 
 # Lists whose reader matches a name in any case and takes its first entry (compose `extra_hosts`, a
 # pod's `hostAliases`, /etc/ethers lines): a new value standing there in another case may collide.
-_ETHERS_LINE = re.compile(rb"(?m)^[ \t]*[0-9A-Fa-f]{1,2}(?:[:-][0-9A-Fa-f]{1,2}){5}[ \t]")
+_ETHERS_LINE = lazy_re.compile(rb"(?m)^[ \t]*[0-9A-Fa-f]{1,2}(?:[:-][0-9A-Fa-f]{1,2}){5}[ \t]")
 
 
 def _first_wins(data: bytes, news: set[bytes]) -> bool:

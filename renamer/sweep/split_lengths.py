@@ -27,20 +27,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from renamer import hcl_keys
+from renamer import hcl_keys, lazy_re
 from renamer.occurrences import Match
 from renamer.prefix_moves import MASK, PrefixMove
 
-_LENGTH_WORD = re.compile(r"(?i)^(?P<stem>[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*?)[_-]"
+_LENGTH_WORD = lazy_re.compile(r"(?i)^(?P<stem>[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*?)[_-]"
                           r"(?:prefix(?:[_-]?len(?:gth)?)?|prefixlen|cidr|netmask|mask(?:[_-]?len(?:gth)?)?|"
                           r"subnet[_-]?mask|bits|len(?:gth)?)$")
-_ADDRESS_WORD = re.compile(r"(?i)^(?P<stem>[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*?)[_-]"
+_ADDRESS_WORD = lazy_re.compile(r"(?i)^(?P<stem>[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*?)[_-]"
                            r"(?:network|net|address|addr|subnet|ip|ipv4|ipv6|base)$")
-_YAML_KEY = re.compile(rb"^(?P<key>[A-Za-z][\w-]*)[ \t]*:[ \t]+(?P<q>['\"]?)(?P<value>[0-9A-Fa-f:.]+)(?P=q)"
+_YAML_KEY = lazy_re.compile(
+    rb"^(?P<key>[A-Za-z][\w-]*)[ \t]*:[ \t]+(?P<q>['\"]?)(?P<value>[0-9A-Fa-f:.]+)(?P=q)"
                        rb"[ \t]*(?:#.*)?\r?$", re.M)
-_JSON_KEY = re.compile(rb'"(?P<key>[A-Za-z][\w-]*)"[ \t]*:[ \t]*(?P<q>"?)(?P<value>[0-9A-Fa-f:.]+)(?P=q)'
+_JSON_KEY = lazy_re.compile(rb'"(?P<key>[A-Za-z][\w-]*)"[ \t]*:[ \t]*(?P<q>"?)(?P<value>[0-9A-Fa-f:.]+)(?P=q)'
                        rb"[ \t]*[,}\r\n]")
-_TFVARS_KEY = re.compile(rb"^[ \t]*(?P<key>[A-Za-z_][\w-]*)[ \t]*=(?![=>])[ \t]*", re.M)
+_TFVARS_KEY = lazy_re.compile(rb"^[ \t]*(?P<key>[A-Za-z_][\w-]*)[ \t]*=(?![=>])[ \t]*", re.M)
 _VARS_DIRS = ("group_vars", "host_vars")
 _MAX_FILES = 2000
 _SKIP = frozenset({"node_modules", "__pycache__", "venv"})

@@ -30,7 +30,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Literal
 
-from renamer import loop_values, templated_names, variable_values, vcs_status
+from renamer import lazy_re, loop_values, templated_names, variable_values, vcs_status
 from renamer.classify import CURRENT, Classifier
 from renamer.occurrences import Match
 from renamer.sweep.content import classify_bytes
@@ -41,7 +41,7 @@ Fate = Literal["rewritten", "kept", "unknown"]
 FateOf = Callable[[str, int], Fate]  # path, 1-based line -> what the sweep does to that definition
 
 
-_KUBE_ENV_NAME = re.compile(r"\s*(?:-\s+)?\{?\s*[\"']?name[\"']?\s*:")
+_KUBE_ENV_NAME = lazy_re.compile(r"\s*(?:-\s+)?\{?\s*[\"']?name[\"']?\s*:")
 
 
 class Definitions:
@@ -281,7 +281,7 @@ class Fates:
 
 
 # A mapping's key in HCL or YAML flow: `pug = ...`, `"pug.ana.lan" = ...`, `pug: ...`.
-_MAP_KEY = re.compile(r"""\s*(?:(?P<key>[A-Za-z0-9_][A-Za-z0-9_.-]*)|"(?P<quoted>[^"]+)")\s*[=:]""")
+_MAP_KEY = lazy_re.compile(r"""\s*(?:(?P<key>[A-Za-z0-9_][A-Za-z0-9_.-]*)|"(?P<quoted>[^"]+)")\s*[=:]""")
 
 
 def _nearest(found: list[Definition], near: str) -> list[Definition]:
@@ -301,7 +301,7 @@ def _nearest(found: list[Definition], near: str) -> list[Definition]:
 # Languages whose variables only their own files define (break-it round 19, finding 13): a Nix
 # `${host}` is never a Helm value's `host:`, a Terraform `var.host` never an Ansible var.
 _CLOSED = ((".tf", ".tfvars", ".tf.json", ".tfvars.json", ".hcl"), (".nix",))
-_CHART_VALUES = re.compile(r"(?:^|/)values(?:[-.][^/]*)?\.ya?ml$")
+_CHART_VALUES = lazy_re.compile(r"(?:^|/)values(?:[-.][^/]*)?\.ya?ml$")
 
 
 def _readable(found: list[Definition], near: str) -> list[Definition]:

@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from renamer import hcl_for_keys, hcl_keys
+from renamer import hcl_for_keys, hcl_keys, lazy_re
 from renamer.classify import CURRENT, EXCLUDED
 from renamer.hcl_keys import Looped
 from renamer.occurrences import Match
@@ -41,13 +41,13 @@ Span = tuple[str, int, int]  # file, start, end
 # a module block's own arguments, not the child's variables
 _META = frozenset({"source", "version", "providers", "depends_on", "count", "for_each", "lifecycle"})
 # `file("${path.module}/hosts.yaml")`, `templatefile("x.tpl", {...})`, `fileset(path.module, "vms/*.yaml")`
-_READS = re.compile(
+_READS = lazy_re.compile(
     rb'(?<![\w.])(?P<fn>file|templatefile|fileset)[ \t]*\([ \t\r\n]*(?:"(?P<path>[^"\r\n]*)"'
     rb'(?:[ \t\r\n]*,[ \t\r\n]*"(?P<pattern>[^"\r\n]*)")?'
     rb'|(?P<dir>path[ \t]*\.[ \t]*(?:module|root|cwd))[ \t\r\n]*,[ \t\r\n]*"(?P<pattern2>[^"\r\n]*)")?'
 )
 
-_NAMED = re.compile(r"\b(local|var)\s*\.\s*([A-Za-z_][\w-]*)")  # a local or variable an expression reads
+_NAMED = lazy_re.compile(r"\b(local|var)\s*\.\s*([A-Za-z_][\w-]*)")  # a local or variable an expression reads
 
 
 @dataclass

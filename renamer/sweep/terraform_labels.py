@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from renamer import hcl_blocks, moved_tags, vcs_status
+from renamer import hcl_blocks, lazy_re, moved_tags, vcs_status
 from renamer.classify import CURRENT, EXCLUDED, RECORD
 from renamer.hcl_blocks import Label, Parsed, Use
 from renamer.near_miss import Anchors
@@ -55,9 +55,10 @@ STATE = (".tfstate", ".tfstate.backup", ".terraform.lock.hcl")
 # `terraform test`'s files: run blocks' variables, asserts and overrides read the module's labels
 TESTS = (".tftest.hcl", ".tftest.json", ".tfmock.hcl")
 _READ_LIMIT = 4 * 1024 * 1024
-_TFVARS_KEY = re.compile(rb"^[ \t]*\"?(?P<key>[A-Za-z_][\w-]*)\"?[ \t]*[=:]", re.MULTILINE)
+_TFVARS_KEY = lazy_re.compile(rb"^[ \t]*\"?(?P<key>[A-Za-z_][\w-]*)\"?[ \t]*[=:]", re.MULTILINE)
 # `data.terraform_remote_state.net.outputs.pug` (or `["pug"]`): another root module's output
-REMOTE = re.compile(rb"terraform_remote_state[ \t]*\.[ \t]*[A-Za-z_][\w-]*(?:\[[^\]\r\n]*\])?[ \t]*\.[ \t]*"
+REMOTE = lazy_re.compile(
+    rb"terraform_remote_state[ \t]*\.[ \t]*[A-Za-z_][\w-]*(?:\[[^\]\r\n]*\])?[ \t]*\.[ \t]*"
                     rb"outputs[ \t]*(?:\.[ \t]*(?P<name>[A-Za-z_][\w-]*)"
                     rb"|\[[ \t]*\"(?P<key>[^\"\r\n]*)\"[ \t]*\])")
 _CALLS = r'^[[:space:]]*"?source"?[[:space:]]*[=:]'

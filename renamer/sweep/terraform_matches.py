@@ -4,10 +4,9 @@ the `moved` blocks a renamed resource or module gets."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
-from renamer import composed_names, hcl_blocks, hcl_keys, loop_values, moved_tags
+from renamer import composed_names, hcl_blocks, hcl_keys, lazy_re, loop_values, moved_tags
 from renamer.hcl_blocks import Label
 from renamer.occurrences import Match
 from renamer.sweep.lines import Lines
@@ -26,9 +25,9 @@ from renamer.sweep.terraform_labels import (
     tfvars_keys,
 )
 
-_COMMAND = re.compile(rb"TF_VAR_|-var[= ]|terraform|tofu|terragrunt")  # what may make a line `outside`
-_SETTER = re.compile(rb"""-var[= ]["']?(?P<name>[A-Za-z_][\w-]*)=""")
-_OUTPUT = re.compile(rb"""\boutput(?:[ \t]+-[\w=-]+)*[ \t]+["']?(?P<name>[A-Za-z_][\w-]*)""")
+_COMMAND = lazy_re.compile(rb"TF_VAR_|-var[= ]|terraform|tofu|terragrunt")  # what may make a line `outside`
+_SETTER = lazy_re.compile(rb"""-var[= ]["']?(?P<name>[A-Za-z_][\w-]*)=""")
+_OUTPUT = lazy_re.compile(rb"""\boutput(?:[ \t]+-[\w=-]+)*[ \t]+["']?(?P<name>[A-Za-z_][\w-]*)""")
 
 
 def terraform_matches(data: bytes, rel: str, matches: list[Match], index: TerraformIndex,

@@ -16,14 +16,13 @@ from __future__ import annotations
 import fnmatch
 import os
 import posixpath
-import re
 import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 
-from renamer import pihole_names, resolver_flags, tool_names
+from renamer import lazy_re, pihole_names, resolver_flags, tool_names
 from renamer.occurrences import Match
 from renamer.sweep.content import read_content
 
@@ -211,7 +210,7 @@ def instance_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, 
     return out
 
 
-_UNIT_BEFORE = re.compile(rb"[A-Za-z0-9:_.\\-]+\Z")
+_UNIT_BEFORE = lazy_re.compile(rb"[A-Za-z0-9:_.\\-]+\Z")
 
 
 def expanded_hosts(root: Path, files: Sequence[str], limit: int,
@@ -272,7 +271,7 @@ def expanded_hosts(root: Path, files: Sequence[str], limit: int,
 
 # Where a configuration may stand (break-it round 14, finding 3): a path naming dnsmasq, and the
 # files that start one with flags (compose, a unit, a script) or OpenWrt's etc/config/dhcp.
-_COMPOSE_NAME = re.compile(r"(?:^|[/._-])(?:docker-)?compose(?:\.[^/]*)?\.ya?ml$")
+_COMPOSE_NAME = lazy_re.compile(r"(?:^|[/._-])(?:docker-)?compose(?:\.[^/]*)?\.ya?ml$")
 
 
 def _may_configure(rel: str) -> bool:
@@ -281,7 +280,7 @@ def _may_configure(rel: str) -> bool:
             or lower.endswith((".service", ".sh", ".container")))
 
 
-_VOLUME = re.compile(rb"[\s\"'\[,-](?P<source>\.{1,2}/[^:\s\"']*|\.):(?P<target>/[^:\s\"',\]]+)")
+_VOLUME = lazy_re.compile(rb"[\s\"'\[,-](?P<source>\.{1,2}/[^:\s\"']*|\.):(?P<target>/[^:\s\"',\]]+)")
 
 
 def _mounts(data: bytes, folder: str) -> dict[str, str]:

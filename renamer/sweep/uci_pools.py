@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import ipaddress
 import posixpath
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from renamer import lazy_re
 from renamer.classify import CURRENT
 from renamer.prefix_moves import OUTSIDE, PrefixMove
 from renamer.prefix_pools import pool_problem
@@ -26,9 +26,10 @@ from renamer.project import LoadedProject
 from renamer.sweep.model import RESIDUAL, Reference
 from renamer.vcs_status import worktree_lines_matching
 
-_CONFIG = re.compile(r"^[ \t]*config[ \t]+([A-Za-z0-9_]+)(?:[ \t]+['\"]?([A-Za-z0-9_.-]+)['\"]?)?"
+_CONFIG = lazy_re.compile(r"^[ \t]*config[ \t]+([A-Za-z0-9_]+)(?:[ \t]+['\"]?([A-Za-z0-9_.-]+)['\"]?)?"
                      r"[ \t]*(?:#.*)?$")
-_OPTION = re.compile(r"^[ \t]*(option|list)[ \t]+([A-Za-z0-9_]+)[ \t]+['\"]?([^'\"#]*?)['\"]?[ \t]*(?:#.*)?$")
+_OPTION = lazy_re.compile(
+    r"^[ \t]*(option|list)[ \t]+([A-Za-z0-9_]+)[ \t]+['\"]?([^'\"#]*?)['\"]?[ \t]*(?:#.*)?$")
 _DEFAULT_START, _DEFAULT_LIMIT = 100, 150  # OpenWrt's, where the dhcp section sets none
 _LIMIT = 512 * 1024  # a UCI file is small: a larger one is no UCI file
 

@@ -34,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from renamer import vcs_status
+from renamer import lazy_re, vcs_status
 from renamer.classify import EXCLUDED, RECORD
 from renamer.config import Renames, matcher_of
 from renamer.config_renames import read_renames
@@ -55,8 +55,8 @@ from renamer.vcs_command import LITERAL, CommitTimedOut, git_commit, git_error, 
 
 UNDO_ROLE = "undo"
 UNDOES = "Renamer-Undoes"
-_TRAILER = re.compile(r"^(Renamer-[A-Za-z]+): (.*)$", re.MULTILINE)
-_PLACED = re.compile(r"CONFLICT \(file location\): (.+?) added in ")
+_TRAILER = lazy_re.compile(r"^(Renamer-[A-Za-z]+): (.*)$", re.MULTILINE)
+_PLACED = lazy_re.compile(r"CONFLICT \(file location\): (.+?) added in ")
 # The scratch worktree is read by git alone: Git LFS leaves its pointers there, never fetches the objects.
 _SCRATCH = {"GIT_LFS_SKIP_SMUDGE": "1"}
 _IDENTITY = {"GIT_AUTHOR_NAME": "renamer", "GIT_AUTHOR_EMAIL": "renamer@localhost",
@@ -369,7 +369,7 @@ def _real_conflicts(tree: Path, path: str) -> list[tuple[int, str]]:
     return out
 
 
-_ITEM = re.compile(rb"^([ \t]*)- name:[ \t]*['\"]?([^'\"\r\n#]+?)['\"]?[ \t]*\r?$", re.M)
+_ITEM = lazy_re.compile(rb"^([ \t]*)- name:[ \t]*['\"]?([^'\"\r\n#]+?)['\"]?[ \t]*\r?$", re.M)
 
 
 def _items(text: bytes) -> dict[str, tuple[int, int]]:
@@ -746,8 +746,8 @@ def unexplained(root: Path, run: MoveRun, renames: Renames) -> list[Refusal]:
 
 
 _SWEPT_ROLES = ("renames", "rewrite", "blame-ignore")  # the sweep's edits only (not `decisions`)
-_DIGITS = re.compile(rb"[0-9]+")
-_BLANKS = re.compile(rb"[ \t]+")
+_DIGITS = lazy_re.compile(rb"[0-9]+")
+_BLANKS = lazy_re.compile(rb"[ \t]+")
 
 
 def _needles(renames: Renames) -> tuple[bytes, ...]:

@@ -12,15 +12,15 @@ list, which fails `verify --strict`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from renamer import lazy_re
 from renamer.classify import Classifier
 from renamer.match import Matcher
 from renamer.words import plural
 
-_SUBMODULE_PATH = re.compile(r"(?m)^[ \t]*path[ \t]*=[ \t]*(?P<path>[^\r\n]+?)[ \t]*\r?$")
+_SUBMODULE_PATH = lazy_re.compile(r"(?m)^[ \t]*path[ \t]*=[ \t]*(?P<path>[^\r\n]+?)[ \t]*\r?$")
 
 
 def not_read(root: Path, tracked: Sequence[str], classifier: Classifier, matcher: Matcher, limit: int,

@@ -11,9 +11,10 @@ folder renamed into a folder; this module sees the other spellings of one name.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+
+from renamer import lazy_re
 
 _FOLDERS = ("host_vars", "group_vars")
 _SUFFIXES = (".yml", ".yaml", ".json")
@@ -35,7 +36,7 @@ def entry(path: str) -> tuple[str, str, str] | None:
     return None
 
 
-_PLAY = re.compile(rb"(?m)^-[ \t]+(?:hosts:|import_playbook:|ansible\.builtin\.import_playbook:)"
+_PLAY = lazy_re.compile(rb"(?m)^-[ \t]+(?:hosts:|import_playbook:|ansible\.builtin\.import_playbook:)"
                    rb"|^-[ \t]+name:.*\r?\n[ \t]+hosts:")
 _PLAY_READ = 256 * 1024
 

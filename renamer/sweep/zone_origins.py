@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from renamer import ignore, vcs_listing, vcs_status
+from renamer import ignore, lazy_re, vcs_listing, vcs_status
 from renamer.formats.server_zones import bind_includes, server_zone_files
 from renamer.formats.zone import is_zone
 from renamer.formats.zone_names import includes, zone_names
@@ -24,7 +24,7 @@ from renamer.sweep.content import read_content
 
 # Where server configuration lives by name: named.conf, named.conf.local, zones.conf, nsd.conf,
 # knot.conf, unbound.conf, their templates (`.j2`), and any `*.conf`.
-_CONFIG_NAME = re.compile(r"(?:named|bind|nsd|knot|unbound|zones?)\b.*|.*\.conf(?:\.[a-z0-9]+)?",
+_CONFIG_NAME = lazy_re.compile(r"(?:named|bind|nsd|knot|unbound|zones?)\b.*|.*\.conf(?:\.[a-z0-9]+)?",
                           re.IGNORECASE)
 
 

@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from renamer import forms as spelling
+from renamer import lazy_re
 from renamer.formats.zone_generate import Generate, expand, generates
 from renamer.formats.zone_names import Name, ZoneNames, absolute, zone_names
 from renamer.match import Matcher
@@ -284,7 +285,7 @@ def _unknown_origins(data: bytes, names: tuple[Name, ...], matches: list[Match],
     return out
 
 
-_CLASSLESS_ORIGIN = re.compile(r"(?i)^\d{1,3}-\d{1,2}\.((?:\d{1,3}\.){1,3}in-addr\.arpa\.)$")
+_CLASSLESS_ORIGIN = lazy_re.compile(r"(?i)^\d{1,3}-\d{1,2}\.((?:\d{1,3}\.){1,3}in-addr\.arpa\.)$")
 
 
 def _classless_addresses(names: tuple[Name, ...], matches: list[Match], matcher: Matcher) -> list[Match]:
@@ -321,7 +322,7 @@ def _classless_addresses(names: tuple[Name, ...], matches: list[Match], matcher:
 
 # An RFC 2317 classless reverse zone's `$ORIGIN`: a first label `64/26` or `64-26` (BIND's examples,
 # RFC 4183's) under an in-addr.arpa name. The parser reads no origin from it (`/` is no name byte).
-_CLASSLESS = re.compile(rb"(?im)^\$ORIGIN[ \t]+\d{1,3}[/-]\d{1,2}\.(?:\d{1,3}\.){1,3}in-addr\.arpa\.?"
+_CLASSLESS = lazy_re.compile(rb"(?im)^\$ORIGIN[ \t]+\d{1,3}[/-]\d{1,2}\.(?:\d{1,3}\.){1,3}in-addr\.arpa\.?"
                         rb"[ \t]*(?:;|$)")
 
 
@@ -383,7 +384,7 @@ def _generated(data: bytes, matches: list[Match], matcher: Matcher, origin: str 
 
 # A line's owner that is an RFC 2317 classless label (`0/26`, `0-63`, `0/26.50.168.192.in-addr.arpa.`),
 # or an `$ORIGIN`.
-_CLASSLESS_OWNER = re.compile(rb"(?im)^(?:\$ORIGIN[ \t]+([^ \t\r\n;]+)"
+_CLASSLESS_OWNER = lazy_re.compile(rb"(?im)^(?:\$ORIGIN[ \t]+([^ \t\r\n;]+)"
                               rb"|([0-9]{1,3}[/-][0-9]{1,3}(?:\.[0-9A-Za-z-]+)*\.?)(?=[ \t]))")
 
 
@@ -422,7 +423,7 @@ def _origin_moves(matcher: Matcher, origin: str | None) -> bool:
         and found[0].new != found[0].old
 
 
-_GENERATE_LHS = re.compile(rb"[ \t]*\$GENERATE[ \t]+[^ \t\r\n]+[ \t]+([^ \t\r\n]+)", re.I)
+_GENERATE_LHS = lazy_re.compile(rb"[ \t]*\$GENERATE[ \t]+[^ \t\r\n]+[ \t]+([^ \t\r\n]+)", re.I)
 _PLAIN_MEMBERS = 4096  # a template checked member by member up to this many
 
 
@@ -563,7 +564,7 @@ def _written_decoded(find: Callable[[bytes], list[Match]], text: str) -> str | N
     return text
 
 
-_PRESENTATION_CHAR = re.compile(r"\\(?:[0-9]{3}|.)|.")
+_PRESENTATION_CHAR = lazy_re.compile(r"\\(?:[0-9]{3}|.)|.")
 
 
 def _escaped_like(spelled: str, new: str) -> tuple[str, str | None]:

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from renamer import lazy_re
 from renamer.dns.bind.render import ZONES, answers_of, pointer, render_resolver, strip_comment, zone_records
 from renamer.dns.dnsmasq.effective import reader_for
 from renamer.dns.inventory import Inventory, Resolver
@@ -25,12 +26,12 @@ from renamer.dns.transport import Transport, TransportError, real_paths
 
 DEFAULT_CONF = "/etc/bind/named.conf"  # Debian's bind9 package
 _DEPTH = 16
-_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|/\*.*?\*/|//[^\n]*|#[^\n]*', re.DOTALL)
-_INCLUDE = re.compile(r'\binclude\s+"([^"]+)"\s*;')
-_ZONE = re.compile(r'\bzone\s+"([^"]+)"\s*(?:[A-Za-z]+\s*)?\{')
-_FILE = re.compile(r'\bfile\s+"([^"]+)"\s*;')
-_DIRECTORY = re.compile(r'\bdirectory\s+"([^"]+)"\s*;')
-_VIEW = re.compile(r'\bview\s+"?([^"\s{;]+)"?\s*(?:[A-Za-z]+\s*)?\{')
+_COMMENT = lazy_re.compile(r'"(?:[^"\\]|\\.)*"|/\*.*?\*/|//[^\n]*|#[^\n]*', re.DOTALL)
+_INCLUDE = lazy_re.compile(r'\binclude\s+"([^"]+)"\s*;')
+_ZONE = lazy_re.compile(r'\bzone\s+"([^"]+)"\s*(?:[A-Za-z]+\s*)?\{')
+_FILE = lazy_re.compile(r'\bfile\s+"([^"]+)"\s*;')
+_DIRECTORY = lazy_re.compile(r'\bdirectory\s+"([^"]+)"\s*;')
+_VIEW = lazy_re.compile(r'\bview\s+"?([^"\s{;]+)"?\s*(?:[A-Za-z]+\s*)?\{')
 
 
 @dataclass(frozen=True)
@@ -329,7 +330,7 @@ def stale_records(inventory: Inventory, resolver: Resolver, walk: _Walk,
 
 
 _ZONE_DEPTH = 8  # $INCLUDEs in $INCLUDEd files, at most
-_DYNAMIC = re.compile(r"\b(?:allow-update\s*\{\s*(?!none\s*;\s*\})|update-policy\b)")
+_DYNAMIC = lazy_re.compile(r"\b(?:allow-update\s*\{\s*(?!none\s*;\s*\})|update-policy\b)")
 
 
 _NAMED_VALUES = {"CNAME", "NS", "PTR", "DNAME"}  # records whose value is one domain name

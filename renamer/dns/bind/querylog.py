@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import re
 
+from renamer import lazy_re
 from renamer.dns.logged import Logged, logged
 
-_QUERY = re.compile(r"(?:^|\s)(?:queries: )?(?:info: )?client (?:@0x[0-9a-fA-F]+ )?(?P<client>[^\s#]+)#\d+"
+_QUERY = lazy_re.compile(
+    r"(?:^|\s)(?:queries: )?(?:info: )?client (?:@0x[0-9a-fA-F]+ )?(?P<client>[^\s#]+)#\d+"
                     r"(?: \([^)]*\))?: (?:view [^:]+: )?query: (?P<name>\S+) [A-Za-z]+ "
                     r"(?P<type>[A-Za-z0-9]+)\b")
 

@@ -25,6 +25,7 @@ import re
 import textwrap
 from collections.abc import Iterable
 
+from renamer import lazy_re
 from renamer.clock import shown_time
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.transport import OwnFiles
@@ -37,8 +38,8 @@ ZONES = "renamer-zones.conf"  # the one file named.conf includes
 # taken off, a network moved, a rollback removing a zone the apply added), so the zone written
 # afresh later goes past what named served and its secondaries hold (DNS break-it round 3, 01)
 SERIALS = "renamer-serials"
-SNIPPET = re.compile(r"renamer-(?:zones\.conf|serials|[a-z0-9][a-z0-9._-]{0,250}\.zone)")
-LEFTOVER = re.compile(r"\.renamer-(?:serials|[a-z0-9][a-z0-9._-]{0,250}\.(?:zone|conf))"
+SNIPPET = lazy_re.compile(r"renamer-(?:zones\.conf|serials|[a-z0-9][a-z0-9._-]{0,250}\.zone)")
+LEFTOVER = lazy_re.compile(r"\.renamer-(?:serials|[a-z0-9][a-z0-9._-]{0,250}\.(?:zone|conf))"
                       r"\.[A-Za-z0-9_]{6,12}(?:\.tmp)?")
 FILES = OwnFiles(SNIPPET, "renamer-*", LEFTOVER, ".renamer-*.?????? .renamer-*.????????.tmp")
 CANARY_NAME = "_renamer."
@@ -435,7 +436,8 @@ def canary_of(text: str) -> tuple[str, str] | None:
     return None
 
 
-_RENDERED = re.compile(r'^\S+\. IN (?:A|AAAA|PTR|CNAME|NS|SOA) .*$|^_renamer\.\S+\. IN TXT "[0-9a-f]{16}"$'
+_RENDERED = lazy_re.compile(
+    r'^\S+\. IN (?:A|AAAA|PTR|CNAME|NS|SOA) .*$|^_renamer\.\S+\. IN TXT "[0-9a-f]{16}"$'
                        r'|^\$TTL \d+$|^zone "[^"]+" \{ type master; file "[^"]+"; \};$|^serial \S+ \d+$')
 
 

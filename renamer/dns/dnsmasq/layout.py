@@ -21,6 +21,7 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from renamer import lazy_re
 from renamer.dns.dnsmasq.config import read_effective
 from renamer.dns.dnsmasq.effective import DEFAULT_CONF, HOSTS_FILE, Effective, reader_for
 from renamer.dns.dnsmasq.render import PREFIX
@@ -35,13 +36,13 @@ OPENWRT_RELEASE = "/etc/openwrt_release"
 OPENWRT_DHCP = "/etc/config/dhcp"
 DEBIAN_DEFAULTS = "/etc/default/dnsmasq"
 DEBIAN_CONFIG_DIR = "/etc/dnsmasq.d,.dpkg-dist,.dpkg-old,.dpkg-new"  # the init script's default
-_TOML_SETTING = re.compile(r"^\s*etc_dnsmasq_d\s*=\s*(true|false)\b", re.MULTILINE)
+_TOML_SETTING = lazy_re.compile(r"^\s*etc_dnsmasq_d\s*=\s*(true|false)\b", re.MULTILINE)
 # Directives that make records: a hand-written one naming an old value keeps it alive.
 _RECORD_KEYS = frozenset({"host-record", "address", "cname", "ptr-record", "txt-record", "srv-host",
                           "mx-host", "dhcp-host", "interface-name", "dynamic-host", "caa-record",
                           "naptr-record"})
 HandRecord = Directive | HostsEntry  # a hand-written line that makes a record
-_UCI_CONFDIR = re.compile(r"^\s*option\s+confdir\s+['\"]?([^'\"\s]+)", re.MULTILINE)
+_UCI_CONFDIR = lazy_re.compile(r"^\s*option\s+confdir\s+['\"]?([^'\"\s]+)", re.MULTILINE)
 
 
 @dataclass
@@ -199,7 +200,7 @@ def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective
     return out
 
 
-_MAC = re.compile(r"^(?:[0-9a-f]{2}-)?[0-9a-f]{2}(?::[0-9a-f]{2}){5}$")
+_MAC = lazy_re.compile(r"^(?:[0-9a-f]{2}-)?[0-9a-f]{2}(?::[0-9a-f]{2}){5}$")
 
 
 def _reservations(inventory: Inventory, resolver: Resolver) -> set[str]:

@@ -4,13 +4,12 @@ pihole.log too), and with `log-queries=extra` a serial and the client's port bef
 
 from __future__ import annotations
 
-import re
-
+from renamer import lazy_re
 from renamer.dns.logged import reader
 
 # between the tag and `query[`: a serial and the client's port (log-queries=extra), or RFC 5424's
 # procid, msgid and structured data (OPNsense, a remote syslog)
-_QUERY = re.compile(r"(?:^|\s)dnsmasq(?:\[\d+\])?(?::|\s).*?(?<!\S)query\[(?P<type>[A-Za-z0-9]+)\] "
+_QUERY = lazy_re.compile(r"(?:^|\s)dnsmasq(?:\[\d+\])?(?::|\s).*?(?<!\S)query\[(?P<type>[A-Za-z0-9]+)\] "
                     r"(?P<name>\S+) from (?P<client>\S+)\s*$")
 
 query = reader(_QUERY)

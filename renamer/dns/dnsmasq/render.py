@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
-import re
 import textwrap
 
+from renamer import lazy_re
 from renamer.clock import shown_time
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.transport import OwnFiles
@@ -14,15 +14,15 @@ from renamer.errors import ConfigError
 from renamer.names import parse_address
 
 PREFIX = "renamer-"
-SNIPPET = re.compile(r"renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf")  # as snippet_name names them
+SNIPPET = lazy_re.compile(r"renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf")  # as snippet_name names them
 # A snippet's temporary file while it is written: atomic.write_atomic's `.NAME.XXXXXXXX.tmp`
 # here, mktemp's `.NAME.XXXXXX` over ssh.
-LEFTOVER = re.compile(r"\.renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf\.[A-Za-z0-9_]{6,12}(?:\.tmp)?")
+LEFTOVER = lazy_re.compile(r"\.renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf\.[A-Za-z0-9_]{6,12}(?:\.tmp)?")
 FILES = OwnFiles(SNIPPET, "renamer-*.conf", LEFTOVER, ".renamer-*.conf.?????? .renamer-*.conf.????????.tmp")
 # With a resolver's hosts_dir: the site's addresses as a hosts file there (dnsmasq's hostsdir=,
 # re-read on change through inotify: no restart, no gap in answers).
-HOSTS = re.compile(r"renamer-[a-z0-9][a-z0-9_-]{0,62}\.hosts")
-HOSTS_LEFTOVER = re.compile(r"\.renamer-[a-z0-9][a-z0-9_-]{0,62}\.hosts\.[A-Za-z0-9_]{6,12}(?:\.tmp)?")
+HOSTS = lazy_re.compile(r"renamer-[a-z0-9][a-z0-9_-]{0,62}\.hosts")
+HOSTS_LEFTOVER = lazy_re.compile(r"\.renamer-[a-z0-9][a-z0-9_-]{0,62}\.hosts\.[A-Za-z0-9_]{6,12}(?:\.tmp)?")
 HOSTS_FILES = OwnFiles(HOSTS, "renamer-*.hosts", HOSTS_LEFTOVER,
                        ".renamer-*.hosts.?????? .renamer-*.hosts.????????.tmp")
 

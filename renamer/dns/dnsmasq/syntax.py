@@ -9,10 +9,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from renamer import lazy_re
+
 SPACE = " \t\n\r\v\f"  # C isspace() in the C locale
 _ESCAPES = {"t": "\t", "n": "\n", "b": "\b", "r": "\r", "e": "\033", '"': '"', "\\": "\\"}
-_HOSTS_SPLIT = re.compile(r"[ \t\r\v\f]+")
-_SNIPPET_HEAD = re.compile(r"[a-z0-9_-]+")  # what can stand before ".conf" in a renamer-<site>.conf name
+_HOSTS_SPLIT = lazy_re.compile(r"[ \t\r\v\f]+")
+_SNIPPET_HEAD = lazy_re.compile(r"[a-z0-9_-]+")  # what can stand before ".conf" in a renamer-<site>.conf name
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,13 @@ file is written on a PowerDNS server, and renamer reaches it through its API fro
 from __future__ import annotations
 
 import os
-import re
 import stat
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from renamer import lazy_re
 from renamer.dns.inventory import API_KEYS, NOT_SHOWN, SECRET_KEYS, SECRET_REFUSED, UNSAFE, ApiSettings
 from renamer.dns.powerdns.api import DEFAULT_SERVER_ID, Client
 from renamer.errors import ConfigError, UnsafeError
@@ -29,8 +29,8 @@ KEYS = API_KEYS
 UNUSED = frozenset({"snippet_dir", "test", "reload", "conf_file", "dhcp", "hosts_dir",
                     "target", "sudo", "ssh_config", "python", "check_layout", "query_log"})
 REFUSED_SECRET = SECRET_KEYS
-ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}\Z")
-SERVER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}\Z")
+ENV_NAME = lazy_re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}\Z")
+SERVER_ID = lazy_re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}\Z")
 __all__ = ["NOT_SHOWN", "ApiSettings", "check", "client", "read_key"]
 
 

@@ -25,10 +25,9 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
 from typing import Any
 
-from renamer import debug
+from renamer import debug, lazy_re
 from renamer.dns import lock as local_lock
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.powerdns import config, ops, rrsets
@@ -38,7 +37,7 @@ from renamer.errors import UnsafeError
 
 API_TIMEOUT = 30.0  # seconds for one API call (a PATCH of a few thousand RRsets included)
 SUFFIX = ".rrsets"
-SITE_NAME = re.compile(r"[a-z0-9-]+")  # a site's name in a snippet's (FILES in backend.py)
+SITE_NAME = lazy_re.compile(r"[a-z0-9-]+")  # a site's name in a snippet's (FILES in backend.py)
 
 
 def snippet_name(site: Site) -> str:

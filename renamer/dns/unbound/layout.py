@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
-import re
 from dataclasses import dataclass, field
 
+from renamer import lazy_re
 from renamer.dns.dnsmasq.effective import reader_for
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError, real_paths
@@ -27,7 +27,7 @@ from renamer.names import parse_address
 DEFAULT_CONF = "/etc/unbound/unbound.conf"  # the packages' (and `unbound -c`'s) default
 _INCLUDES = ("include:", "include-toplevel:")
 _GLOB = set("*?[")
-_CLAUSE = re.compile(r"^[a-z][a-z0-9-]*:$")  # server:, remote-control:, forward-zone:, ...
+_CLAUSE = lazy_re.compile(r"^[a-z][a-z0-9-]*:$")  # server:, remote-control:, forward-zone:, ...
 _DEPTH = 16  # includes within includes: deeper is refused, as a loop would be
 
 

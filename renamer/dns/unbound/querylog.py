@@ -4,13 +4,13 @@
 
 from __future__ import annotations
 
-import re
-
+from renamer import lazy_re
 from renamer.dns.logged import reader
 
 # between the tag and `info:`: the pid and thread (`unbound[9119:0]`, syslog's `unbound: [9119:0]`),
 # or RFC 5424's procid, msgid and structured data (OPNsense)
-_QUERY = re.compile(r"(?:^|\s)unbound(?:\[\d+:\d+\])?(?::|\s).*?(?<!\S)info: (?P<client>\S+) (?P<name>\S+) "
+_QUERY = lazy_re.compile(
+    r"(?:^|\s)unbound(?:\[\d+:\d+\])?(?::|\s).*?(?<!\S)info: (?P<client>\S+) (?P<name>\S+) "
                     r"(?P<type>[A-Za-z0-9]+) IN\s*$")
 
 query = reader(_QUERY)

@@ -14,9 +14,9 @@ from local-data), so a CNAME there would leave the alias with no address.
 from __future__ import annotations
 
 import hashlib
-import re
 import textwrap
 
+from renamer import lazy_re
 from renamer.clock import shown_time
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.transport import OwnFiles
@@ -24,12 +24,13 @@ from renamer.errors import ConfigError
 from renamer.names import parse_address
 
 PREFIX = "renamer-"
-SNIPPET = re.compile(r"renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf")
-LEFTOVER = re.compile(r"\.renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf\.[A-Za-z0-9_]{6,12}(?:\.tmp)?")
+SNIPPET = lazy_re.compile(r"renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf")
+LEFTOVER = lazy_re.compile(r"\.renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf\.[A-Za-z0-9_]{6,12}(?:\.tmp)?")
 FILES = OwnFiles(SNIPPET, "renamer-*.conf", LEFTOVER, ".renamer-*.conf.?????? .renamer-*.conf.????????.tmp")
 CANARY_NAME = "_renamer."
 # local-data: "NAME [TTL] [CLASS] TYPE VALUE" (double or single quotes), local-data-ptr: "ADDRESS [TTL] NAME"
-LINE = re.compile(r"""^\s*(local-data|local-data-ptr|local-zone)\s*:\s*(?:"([^"]*)"|'([^']*)')\s*(.*)$""")
+LINE = lazy_re.compile(
+    r"""^\s*(local-data|local-data-ptr|local-zone)\s*:\s*(?:"([^"]*)"|'([^']*)')\s*(.*)$""")
 _CLASSES = {"IN", "CH", "HS", "CS"}
 
 

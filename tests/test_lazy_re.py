@@ -43,6 +43,16 @@ def test_every_pattern_made_lazily_compiles() -> None:
     assert not broken, broken
 
 
+def test_no_code_compares_a_matchs_pattern_with_a_stand_in() -> None:
+    """`match.re` is the compiled pattern, never the stand-in that made it: `found.re is SPACED`
+    was always false once SPACED was lazy, and a mask spelled apart crashed the sweep (IndexError,
+    the lead's dense10 benchmark). Tell a match's kind by where it came from instead."""
+    compared = re.compile(r"\.re\s*(?:is|==|!=)\s|(?:is|==|!=)\s*[\w.]+\.re\b")
+    found = [f"{path.relative_to(PACKAGE.parent)}:{n}" for path in sorted(PACKAGE.rglob("*.py"))
+             for n, line in enumerate(path.read_text().splitlines(), 1) if compared.search(line)]
+    assert not found, found
+
+
 @pytest.mark.parametrize("pattern,flags,text", [
     (r"(?P<host>web0[0-9])\.(?P<domain>lab\.example)", 0, "ssh web01.lab.example; ping web02.lab.example"),
     (rb"(?m)^[ \t]*address[ \t]+(?P<a>[0-9.]+)$", 0, b"iface eth0\n  address 10.0.0.5\n address 10.0.0.6\n"),

@@ -41,8 +41,7 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
     # `10.0.0.72/29`, and `10.0.0.72 255.255.255.248` / `permit 10.0.0.72 0.0.0.7` with the mask apart
     # (mask_nets.py; t32 round 25, finding 03): one rule for both spellings
     spaced = list(mask_nets.SPACED.finditer(data)) if mask_nets.might_hold(data) else []
-    for found in [*NET.finditer(data), *spaced]:
-        apart = found.re is mask_nets.SPACED
+    for found, apart in [*((x, False) for x in NET.finditer(data)), *((x, True) for x in spaced)]:
         # integer arithmetic first: most literals of a file hold no renamed address, and building an
         # ipaddress object for each of them was most of this reader's cost on a homelab repo
         if apart:

@@ -67,13 +67,14 @@ def git_dir(root: Path) -> Path | None:
         dot_git = os.lstat(root / ".git")
     except FileNotFoundError:
         return None
-    # One sweep asked git this four times (about 10 ms a process); the answer is remembered
-    # while nothing it depends on changes: the `.git` entry itself, the owner of the work tree
-    # (git's dubious-ownership check), who asks, and git's own variables.
+    # One sweep asked git this four times (about 10 ms a process); within one command the answer
+    # is remembered while nothing it depends on changes: the `.git` entry itself, the owner of the
+    # work tree (git's dubious-ownership check), who asks, and git's own variables.
     key = (os.path.abspath(root), dot_git.st_dev, dot_git.st_ino, dot_git.st_mtime_ns,
            dot_git.st_size, dot_git.st_mode, dot_git.st_uid, _owner(root), os.geteuid(),
            tuple(os.environ.get(name) for name in _GIT_LOCATION))
-    known = _GIT_DIRS.get(key)
+    memo = _GIT_DIRS.get()
+    known = memo.get(key) if memo is not None else None
     if known is not None:
         return known
     done = git_run(["git", "-C", str(root), "rev-parse", "--absolute-git-dir"],
@@ -83,7 +84,8 @@ def git_dir(root: Path) -> Path | None:
         detail = " ".join(lines[:3]) or f"exit status {done.returncode}"
         raise UnsafeError(f"{root}: git refuses this repository: {detail}")
     found = Path(os.fsdecode(done.stdout.strip()))
-    _GIT_DIRS[key] = found  # a refusal is asked again: git's safe.directory may change
+    if memo is not None:
+        memo[key] = found  # a refusal is asked again
     return found
 
 
@@ -91,7 +93,21 @@ def git_dir(root: Path) -> Path | None:
 _GIT_LOCATION = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
                  "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "HOME",
                  "PATH")  # PATH: which git answers
-_GIT_DIRS: dict[tuple[object, ...], Path] = {}
+# Remembered only within one command (`remembering_git_dirs`, the CLI's boundary): a process that
+# lives on (the library, the tests' in-process CLI) may see git's answer change where the key does
+# not (safe.directory edited, a linked worktree's folder pruned, a `.git` file rewritten in place
+# with its mtime kept: d30's findings 01, 02), and asks git each time outside a command.
+_GIT_DIRS: ContextVar[dict[tuple[object, ...], Path] | None] = ContextVar("git_dirs", default=None)
+
+
+@contextlib.contextmanager
+def remembering_git_dirs() -> Iterator[None]:
+    """Within the block, `git_dir` asks git once per work tree while its key stays."""
+    token = _GIT_DIRS.set({})
+    try:
+        yield
+    finally:
+        _GIT_DIRS.reset(token)
 
 
 def _owner(root: Path) -> int:

@@ -235,7 +235,8 @@ def test_help_loads_no_command() -> None:
                                        # SIGTERM as Ctrl-C for every command (stdlib only; round 22, #24)
                                        "renamer.interrupts",
                                        "renamer.lazy_re",  # patterns compiled on first use (stdlib only)
-                                       "renamer.printable"])  # the sanitiser of every line printed
+                                       "renamer.printable",  # the sanitiser of every line printed
+                                       "renamer.vcs_command"])  # git's folder, asked once a command
 
 
 def test_command_table_matches_each_command() -> None:

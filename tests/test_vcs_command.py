@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from renamer import vcs_command
 from renamer.errors import UnsafeError
 from renamer.vcs_command import git_dir
 from tests.conftest import Result
@@ -65,3 +68,53 @@ def test_a_linked_worktree_gets_its_own_folder(tmp_path: Path) -> None:
     done = subprocess.run(["git", "-C", str(linked), "rev-parse", "--absolute-git-dir"],
                           capture_output=True, text=True, check=True)
     assert str(found) == done.stdout.strip()
+
+
+def test_outside_a_command_git_is_asked_each_time(tmp_path: Path) -> None:
+    """d30 finding 02: a `.git` file rewritten in place to name another worktree, its length and
+    mtime kept (`cp -p`, `rsync -t`), has the same key; outside a command nothing is remembered."""
+    first, second = (make_repo(tmp_path / name, {"a.txt": "a\n"}) for name in ("first", "second"))
+    x, y = tmp_path / "x", tmp_path / "y"
+    git(first, "worktree", "add", "-q", str(x))
+    git(second, "worktree", "add", "-q", str(y))
+    before = git_dir(x)
+    assert before is not None and before.parent == first / ".git" / "worktrees"
+    kept = os.stat(x / ".git")
+    with open(x / ".git", "r+") as f:  # the same inode, the same length (x and y: one letter each)
+        f.write((y / ".git").read_text())
+        f.truncate()
+    os.utime(x / ".git", ns=(kept.st_atime_ns, kept.st_mtime_ns))
+    after = git_dir(x)
+    assert after is not None and after.parent == second / ".git" / "worktrees"
+
+
+def test_a_worktree_pruned_between_two_commands_is_refused_by_the_second(
+        tmp_path: Path, run: Callable[..., Result]) -> None:
+    """d30 finding 01: the tests' and a library's process lives on between commands; a linked
+    worktree whose private folder is pruned (its `.git` file untouched) is git's refusal in the
+    next command, never the folder remembered from the one before."""
+    root = make_repo(tmp_path / "repo", {"hosts.ini": "web01 ansible_host=10.250.50.54\n"})
+    linked = tmp_path / "linked"
+    git(root, "worktree", "add", "-q", str(linked))
+    assert run(linked, "verify").exit_code == 1  # an old value: found, as expected
+    shutil.rmtree(root / ".git" / "worktrees" / "linked")
+    again = run(linked, "verify")
+    assert again.exit_code == 3, again.stdout + again.stderr
+    assert "git refuses this repository" in again.stderr
+
+
+def test_within_a_command_git_is_asked_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = make_repo(tmp_path / "repo", {"a.txt": "a\n"})
+    asked: list[list[str]] = []
+    real = vcs_command.git_run
+
+    def counted(argv: list[str], **kwargs: Any) -> subprocess.CompletedProcess[Any]:
+        asked.append(argv)
+        return real(argv, **kwargs)
+
+    monkeypatch.setattr(vcs_command, "git_run", counted)
+    with vcs_command.remembering_git_dirs():
+        assert git_dir(root) == git_dir(root) == root / ".git"
+    assert len(asked) == 1
+    git_dir(root)
+    assert len(asked) == 2  # the command is over: asked again

@@ -13,6 +13,7 @@ from renamer import debug
 from renamer.errors import EXIT_INTERRUPTED, EXIT_USAGE, Interrupted, RenamerError
 from renamer.interrupts import terminate_as_interrupt
 from renamer.printable import printable
+from renamer.vcs_command import remembering_git_dirs
 
 
 def run(group: click.Group, argv: list[str] | None) -> int:
@@ -28,7 +29,7 @@ def _run(group: click.Group, args: list[str]) -> int:
     try:
         # SIGTERM (a CI job cancelled, `timeout`, systemd) interrupts as Ctrl-C does: exit 130 with
         # what is left, never a silent 143 (break-it round 22, #24)
-        with terminate_as_interrupt():
+        with terminate_as_interrupt(), remembering_git_dirs():
             code = click.Group.main(group, args=args, prog_name="renamer", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("renamer: aborted", err=True)

@@ -8,8 +8,7 @@ record's item `2:2001:db8:a:10::/64` and its negation `!2:...` (RFC 3123: the ad
 2, before the colon), and any `tag:` of the kind (`inet6:`, `tcp6:`). Each place after such a tag
 is a start an IPv6 candidate may take; the run from the tag's first byte is tried first as it
 always was (`cafe:2001:db8::1` is one address: a tag made of hex digits alone is never split off),
-and an APL family number is split off only where a `/LENGTH` follows, as every APL item has one,
-and only in a file that says `APL` (in any case): where the record's type is written.
+and an APL family number is split off only where a `/LENGTH` follows, as every APL item has one.
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ _WORD = lazy_re.compile(rb"[G-Zg-z_][0-9A-Za-z_-]*:(?=[0-9A-Fa-f]{0,4}:)")
 # tested here: a search starting with the lookbehind tried it at every byte, 0.13 ms a file of an
 # IPv6-heavy repo. `!` is no byte of _NOT_AFTER, so `!2:` ends where `2:` does.)
 _NUMBER = lazy_re.compile(rb"[12]:(?=[0-9A-Fa-f]{0,4}:)")
-_APL = lazy_re.compile(rb"[Aa][Pp][Ll]")  # the record type, in any case (zone files, octoDNS, an API's JSON)
 _NOT_AFTER = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:/-")
 _IN_WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _NOT_BEFORE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-")
@@ -37,10 +35,8 @@ def starts(data: bytes) -> Iterator[tuple[int, bool]]:
     is an APL family number (whose address must have a `/LENGTH` after it)."""
     if b":" not in data:
         return
-    # an APL family number only where the record's type is said: IPv6 addresses hold `1:` and `2:`
-    # by the thousand (a group ending in 1 or 2), each found and then turned away (issue 30)
     found = [(x.end(), True) for x in _NUMBER.finditer(data)
-             if not (x.start() and data[x.start() - 1] in _NOT_AFTER)] if _APL.search(data) else []
+             if not (x.start() and data[x.start() - 1] in _NOT_AFTER)]
     for x in _WORD.finditer(data):
         begin = x.start()
         while begin > 0 and data[begin - 1] in _IN_WORD:

@@ -90,8 +90,10 @@ def _zone_key(data: bytes, m: Match) -> bytes | None:
     for span in (_line(data, m.start), _block(data, m.start)):
         if span is None:
             continue
-        found = _ZONE_KEY.search(data, *span)
-        if found is not None:
+        for found in _ZONE_KEY.finditer(data, *span):
+            if found.end() <= m.start and not data[found.end():m.start].strip(b" \t\"'"):
+                continue  # `zone NAME` naming this very name: a zone of its own (BIND's per-host
+                # reverse zone, nsupdate's `zone`), no record's reference: it follows the address
             end = data.find(b"\n", found.end())
             return data[found.start():end if end >= 0 else len(data)].strip()[:80]
     return None

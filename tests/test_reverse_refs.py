@@ -57,6 +57,10 @@ def test_an_owner_whose_zone_is_named_by_a_reference_is_refused(text: str) -> No
      "5.0.168.192.in-addr.arpa"),
     # another zone the file names holds the new owner (the longest holding the old one decides)
     ("zone: 168.192.in-addr.arpa\nrecord: 4.0.168.192.in-addr.arpa\n", NEW),
+    # a zone of its own named after the host's reverse name (BIND's per-host reverse zone, nsupdate's
+    # `zone`): the zone key names this very name, no record's reference; it follows the address
+    ('zone "4.0.168.192.in-addr.arpa" {\n  type master;\n  file "db.192.168.0.4";\n};\n', NEW),
+    ("zone 4.0.168.192.in-addr.arpa\n", NEW),
 ])
 def test_noop_an_owner_its_zone_still_holds_or_with_no_zone(text: str, new: str) -> None:
     assert _decided(text, new=new) == [(None, None)]

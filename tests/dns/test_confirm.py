@@ -120,7 +120,12 @@ def test_an_apply_not_confirmed_reverts_by_itself_on_every_resolver(run, pair: L
         backups = pair.root / "backups" / name
         assert (backups / "renamer-apply-last").read_text() == f"2 {armed[name]['apply']} rolled back\n"
         assert not (backups / "renamer-apply-pending").exists()
-        assert "renamer revert: done" in (Path(str(armed[name]["folder"])) / "REVERT.log").read_text()
+        # the lock goes as the revert's last step, its "done" line just after: wait for the line too
+        # (the full run here, at load 7, read the log between the two)
+        log, end = Path(str(armed[name]["folder"])) / "REVERT.log", time.monotonic() + 30
+        while "renamer revert: done" not in log.read_text() and time.monotonic() < end:
+            time.sleep(0.1)
+        assert "renamer revert: done" in log.read_text()
     # a confirm now is too late, and says so: never OK
     late = dns(run, pair, "confirm", "--resolvers", "all")
     assert late.exit_code == 1, late.stdout

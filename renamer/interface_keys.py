@@ -68,8 +68,9 @@ def own_key(data: bytes, m: Match) -> re.Match[bytes] | None:
     return _OWN.search(data, start, m.start)
 
 
-def _braces(data: bytes, at: int) -> tuple[int, int] | None:
-    """The innermost `{ ... }` around `at` (a Nix attribute set), within 2 KiB either side."""
+def braces_around(data: bytes, at: int) -> tuple[int, int] | None:
+    """The innermost `{ ... }` around `at` (a Nix attribute set, an HCL resource, a JSON object),
+    within 2 KiB either side."""
     depth, i = 0, at - 1
     low = max(0, at - 2048)
     while i >= low:
@@ -135,7 +136,7 @@ def length_of(data: bytes, m: Match) -> tuple[int, str] | None:
         if stanza is not None:
             found = _IFUPDOWN_LENGTH.search(data, *stanza)
         else:
-            braces = _braces(data, m.start)
+            braces = braces_around(data, m.start)
             if braces is not None:
                 found = _NIX_LENGTH.search(data, *braces)
     if found is None:
@@ -165,7 +166,7 @@ def gateways_of(data: bytes, m: Match, matches: Sequence[Match]) -> list[tuple[s
         else:
             spans += _FILE_GATEWAY.finditer(data)
             spans += _NIX_GATEWAY.finditer(data)
-            braces = _braces(data, m.start)
+            braces = braces_around(data, m.start)
             if braces is not None:  # `{ address = "A"; prefixLength = 24; gateway = "G"; }` (a module's)
                 spans += _NIX_ENTRY_GATEWAY.finditer(data, *braces)
     out = []

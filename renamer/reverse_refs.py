@@ -36,6 +36,7 @@ import re
 from dataclasses import replace
 
 from renamer import lazy_re
+from renamer.interface_keys import braces_around
 from renamer.occurrences import Match
 
 REASON = "reverse-owner"
@@ -45,7 +46,6 @@ _NAME = re.compile(rb"(?i)(?<![A-Za-z0-9./_-])((?:[0-9a-f]{1,3}\.)+(?:in-addr|ip
                    rb"(?![A-Za-z0-9_-])")
 _ZONE_KEY = lazy_re.compile(rb"(?i)(?<![A-Za-z0-9_])(?:-ZoneName|zone_?id|domain_?id|zone_?name|managed_zone"
                        rb"|hosted_?zone_?id|zone)[\"']?[ \t]*(?:=|:|,|[ \t])")
-_SPAN = 2048
 
 
 def might_hold(data: bytes, matches: list[Match]) -> bool:
@@ -58,36 +58,9 @@ def _line(data: bytes, at: int) -> tuple[int, int]:
     return start, len(data) if end < 0 else end
 
 
-def _block(data: bytes, at: int) -> tuple[int, int] | None:
-    """The innermost `{ ... }` around `at` (an HCL resource, a JSON object), within _SPAN bytes."""
-    depth, i = 0, at - 1
-    while i >= max(0, at - _SPAN):
-        c = data[i]
-        if c == 0x7D:
-            depth += 1
-        elif c == 0x7B:
-            if depth == 0:
-                break
-            depth -= 1
-        i -= 1
-    else:
-        return None
-    depth, j = 0, at
-    while j < min(len(data), at + _SPAN):
-        c = data[j]
-        if c == 0x7B:
-            depth += 1
-        elif c == 0x7D:
-            if depth == 0:
-                return i, j + 1
-            depth -= 1
-        j += 1
-    return None
-
-
 def _zone_key(data: bytes, m: Match) -> bytes | None:
     """The zone key of the owner's entry: its line, or the block around it."""
-    for span in (_line(data, m.start), _block(data, m.start)):
+    for span in (_line(data, m.start), braces_around(data, m.start)):
         if span is None:
             continue
         for found in _ZONE_KEY.finditer(data, *span):

@@ -171,19 +171,6 @@ def _closing(data: bytes, at: int) -> int:
     return at
 
 
-def _after(net: IPNetwork, move: PrefixMove) -> IPNetwork | None:
-    """Where `net`, a network inside the move's old one, lands by its offset (None: outside the new)."""
-    if not net.subnet_of(move.old):  # type: ignore[arg-type]
-        return net
-    offset = int(net.network_address) - int(move.old.network_address)
-    if offset >= move.new.num_addresses:
-        return None
-    address = ipaddress.ip_address(int(move.new.network_address) + offset)
-    # a longer length keeps its own; the old network itself becomes the new one
-    length = net.prefixlen if net.prefixlen > move.old.prefixlen else move.new.prefixlen
-    return ipaddress.ip_network(f"{address}/{length}", strict=False)
-
-
 def _networks(data: bytes, start: int, end: int) -> list[tuple[int, int, IPNetwork]]:
     return [(x.start(), x.end(), net) for x in _NET.finditer(data, start, end)
             if (net := _network(x.group())) is not None]
@@ -200,7 +187,7 @@ def covering(data: bytes, included: Sequence[IPNetwork], excluded: Sequence[tupl
             for start, end, net in excluded:
                 if net.version != cidr.version:
                     continue
-                lands = _after(net, move) if cidr == move.old else net
+                lands = except_moves.landing(net, move) if cidr == move.old else net
                 if lands is None or not lands.supernet_of(move.new):  # type: ignore[arg-type]
                     continue
                 text = data[start:end].decode("ascii")

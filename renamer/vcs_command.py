@@ -77,8 +77,14 @@ def git_dir(root: Path) -> Path | None:
     known = memo.get(key) if memo is not None else None
     if known is not None:
         return known
-    done = git_run(["git", "-C", str(root), "rev-parse", "--absolute-git-dir"],
-                          capture_output=True, check=False)
+    for _ in range(3):
+        done = git_run(["git", "-C", str(root), "rev-parse", "--absolute-git-dir"],
+                       capture_output=True, check=False)
+        if done.returncode >= 0:
+            break
+        # killed by a signal: a terminal's Ctrl-C reaches git too, while renamer defers it until
+        # its writes are whole; asked again, so the interrupt is said as one, not as git refusing
+        # this repository (exit status -2; the suite's terminal Ctrl-C test saw it once)
     if done.returncode != 0:
         lines = [line.strip() for line in os.fsdecode(done.stderr).splitlines() if line.strip()]
         detail = " ".join(lines[:3]) or f"exit status {done.returncode}"

@@ -118,3 +118,20 @@ def test_within_a_command_git_is_asked_once(tmp_path: Path, monkeypatch: pytest.
     assert len(asked) == 1
     git_dir(root)
     assert len(asked) == 2  # the command is over: asked again
+
+
+def test_a_git_killed_by_a_signal_is_asked_again_not_a_refusal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A terminal's Ctrl-C reaches git too while renamer defers it over its writes: git dead by
+    SIGINT is no refusal of the repository (the full run's terminal Ctrl-C test saw one)."""
+    root = make_repo(tmp_path / "repo", {"a.txt": "a\n"})
+    real = shutil.which("git")
+    shim = tmp_path / "bin"
+    shim.mkdir()
+    once = tmp_path / "killed-once"
+    (shim / "git").write_text(f"#!/bin/sh\nif [ ! -e {once} ]; then : > {once}; kill -INT $$; fi\n"
+                              f'exec {real} "$@"\n')
+    (shim / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shim}{os.pathsep}{os.environ['PATH']}")
+    assert git_dir(root) == root / ".git"
+    assert once.exists()

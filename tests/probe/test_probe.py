@@ -33,9 +33,15 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 
+class _QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        """Nothing printed: a delayed answer to a probe gone (BrokenPipe) wrote its traceback to
+        whatever sys.stderr was then, a later test's captured output (the non-DNS run here)."""
+
+
 def _server(address: str, status: int, delay: float = 0.0) -> http.server.ThreadingHTTPServer:
     handler = type("Handler", (_Handler,), {"status": status, "delay": delay})
-    server = http.server.ThreadingHTTPServer((address, 0), handler)
+    server = _QuietServer((address, 0), handler)
     server.paths = []  # type: ignore[attr-defined]
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()

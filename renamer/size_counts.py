@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from renamer import lazy_re, table_lengths
+from renamer.delegation_lengths import named_move
 from renamer.names import IPNetwork
 from renamer.occurrences import Match
 from renamer.prefix_moves import BROADCAST, PrefixMove
@@ -117,18 +118,6 @@ def _row_network(header: list[table_lengths.Cell] | None, row: list[table_length
     return None
 
 
-def _state(net: IPNetwork | None, moves: Sequence[PrefixMove]) -> tuple[PrefixMove, bool] | None:
-    """The resized move whose old network `net` is (False) or whose new one it is (True)."""
-    for move in moves:
-        if net is None or not move.resized or net.version != move.old.version:
-            continue
-        if net == move.old:
-            return move, False
-        if net == move.new:
-            return move, True
-    return None
-
-
 def _count_match(start: int, end: int, text: str, name: str, move: PrefixMove, after: bool,
                  where: str) -> Match | None:
     found = _NUMBER.fullmatch(text)
@@ -155,7 +144,7 @@ def _table(data: bytes, rel: str, matches: list[Match],
     for header, row in table_lengths.rows(data, rel):
         if header is None or row is header:
             continue
-        state = _state(_row_network(header, row), moves)
+        state = named_move(_row_network(header, row), moves)
         for index, (start, end, text) in enumerate(row):
             if index >= len(header):
                 break
@@ -245,7 +234,7 @@ def _keys(data: bytes, matches: list[Match], moves: Sequence[PrefixMove]) -> lis
         name = x.group(1).decode("ascii")
         if _name(name) not in _COUNT_NAMES or any(s < x.end(2) and x.start(2) < e for s, e in taken):
             continue
-        state = _state(_line_object(data, x.start()), moves)
+        state = named_move(_line_object(data, x.start()), moves)
         if state is None:
             continue
         hit = _count_match(x.start(2), x.end(2), x.group(2).decode("ascii"), name, state[0], state[1],
@@ -258,7 +247,7 @@ def _keys(data: bytes, matches: list[Match], moves: Sequence[PrefixMove]) -> lis
         if _name(name) not in _COUNT_NAMES or any(s < x.end(3) and x.start(3) < e for s, e in taken):
             continue
         line_start = data.rfind(b"\n", 0, x.start()) + 1
-        state = _state(_mapping_network(data, line_start, len(x.group(1))), moves)
+        state = named_move(_mapping_network(data, line_start, len(x.group(1))), moves)
         if state is None:
             continue
         hit = _count_match(x.start(3), x.end(3), x.group(3).decode("ascii"), name, state[0], state[1],

@@ -32,12 +32,16 @@ from collections.abc import Iterator, Sequence
 
 from renamer import (
     acl_rules,
+    deny_rules,
+    dhcp_excludes,
     except_lines,
     except_moves,
     except_views,
     hba_rules,
     lazy_re,
+    named_objects,
     numbered_rules,
+    policy_denies,
     route_excepts,
 )
 from renamer.names import IPNetwork
@@ -214,7 +218,8 @@ def except_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]
     views = [*rules, *except_views.rules(data)]
     if _names_a_move(data, moves):  # t33-33 findings 22, 18, 08, 11: first and longest match
         wanted = {net for m in moves if m.resized for net in (m.old, m.new)}
-        for module in (acl_rules, numbered_rules, route_excepts, hba_rules):
+        for module in (acl_rules, numbered_rules, route_excepts, hba_rules, deny_rules, policy_denies,
+                       named_objects):
             views += module.rules(data, wanted)
     seen = set()
     for included, excluded, what in views:
@@ -223,6 +228,7 @@ def except_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]
                 seen.add((hit.start, hit.end))
                 yield hit
     yield from except_moves.grouped_hits(data, rules, moves)  # t33-33 finding 23: `!a, !b, c`
+    yield from dhcp_excludes.dhcp_hits(data, moves)  # round 7: a pool's exclusions cover it
 
 
 def _names_a_move(data: bytes, moves: Sequence[PrefixMove]) -> bool:

@@ -285,3 +285,48 @@ def test_a_pool_that_leased_nothing_before_is_its_author_s(run: Run, tmp_path: P
     assert done.exit_code == 1, done.stdout + done.stderr
     assert "tool-refuses" not in done.stdout + done.stderr
     assert "dhcp.cfg:1:26: 10.0.48.1 (range: the range 10.0.48.1-10.0.48.254 runs over every host" in done.stdout
+
+
+# -- a move of one length into a network a winning deny covers ------------------------------------------
+
+INTO = {
+    "ufw.sh": "ufw deny from 10.9.0.0/16\nufw allow from 10.0.48.0/24\n",
+    "rules.v4": "-A INPUT -s 10.9.0.0/16 -j DROP\n-A INPUT -s 10.0.48.0/24 -j ACCEPT\n",
+    "win/fw.ps1": ("New-NetFirewallRule -RemoteAddress 10.9.0.0/16 -Action Block\n"
+                   "New-NetFirewallRule -RemoteAddress 10.0.48.0/24 -Action Allow\n"),
+    "asa.cfg": ("object network GUESTS\n subnet 10.9.0.0 255.255.0.0\nobject network LAN\n"
+                " subnet 10.0.48.0 255.255.255.0\naccess-list OUT extended deny ip object GUESTS any\n"
+                "access-list OUT extended permit ip object LAN any\n"),
+    "k8s/anp.yaml": ("apiVersion: policy.networking.k8s.io/v1alpha1\nkind: AdminNetworkPolicy\nmetadata:\n"
+                     "  name: lan\nspec:\n  priority: 10\n  subject:\n    namespaces: {}\n  egress:\n"
+                     "  - name: guests\n    action: Deny\n    to:\n    - networks: [10.9.0.0/16]\n"
+                     "  - name: lan\n    action: Allow\n    to:\n    - networks: [10.0.48.0/24]\n"),
+}
+INTO_PLACES = {"ufw.sh": 1, "rules.v4": 1, "win/fw.ps1": 1, "asa.cfg": 2, "k8s/anp.yaml": 13}
+
+
+def test_a_move_of_one_length_into_a_denied_network_refuses(run: Run, tmp_path: Path) -> None:
+    """`10.0.48.0/24: 10.9.0.0/24` where a deny of 10.9.0.0/16 wins over the allow of the /24 (ufw,
+    iptables, Windows, an ASA object, an AdminNetworkPolicy): the rule would admit nothing of the moved
+    network: refused at the deny, nothing written; a file already written fails verify; a move outside
+    the deny (-> 10.1.0.0/24) is written, and the first match then allows the new network."""
+    root = _repo(tmp_path, INTO, "10.0.48.0/24: 10.9.0.0/24")
+    before = snapshot(root)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert snapshot(root) == before
+    for name, line in INTO_PLACES.items():
+        assert f"{name}:{line}: tool-refuses: the exclusion " in done.stderr, (name, done.stderr)
+        assert "covers 10.9.0.0/24, where 10.0.48.0/24 moves" in done.stderr
+    written = {name: text.replace("10.0.48.0", "10.9.0.0") for name, text in INTO.items()}
+    root = _repo(tmp_path, written, "10.0.48.0/24: 10.9.0.0/24")
+    checked = run(root, "verify", "--strict")
+    assert checked.exit_code == 1, checked.stdout
+    for name, line in INTO_PLACES.items():
+        assert re.search(rf"^{re.escape(name)}:{line}:\d+: residual \(tool-refuses\)", checked.stdout, re.M), \
+            (name, checked.stdout)
+    root = _repo(tmp_path, INTO, "10.0.48.0/24: 10.1.0.0/24")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert _ufw_first_match((root / "ufw.sh").read_text(), "10.1.0.7") == "allow"
+    assert run(root, "verify", "--strict").exit_code == 0

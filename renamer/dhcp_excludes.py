@@ -30,7 +30,7 @@ TOOL = "tool-refuses"  # as prefix_pools.TOOL
 _A = rb"(?:[0-9]{1,3}\.){3}[0-9]{1,3}"
 _IOS_EXCLUDED = lazy_re.compile(rb"(?m)^[ \t]*ip[ \t]+dhcp[ \t]+excluded-address[ \t]+"
                                 rb"(?:vrf[ \t]+([^ \t\r\n]+)[ \t]+)?"
-                                rb"(" + _A + rb")(?:[ \t]+(" + _A + rb"))?[ \t]*\r?$")
+                                rb"(" + _A + rb")(?:[ \t]+(" + _A + rb"))?[ \t]*(?:![^\r\n]*)?\r?$")
 _IOS_POOL = lazy_re.compile(rb"(?m)^[ \t]*ip[ \t]+dhcp[ \t]+pool[ \t]+([^ \t\r\n]+)")
 _IOS_NETWORK = lazy_re.compile(rb"(?m)^[ \t]+network[ \t]+(" + _A + rb")[ \t]+/?(" + _A + rb"|[0-9]{1,2})\b")
 _IOS_VRF = lazy_re.compile(rb"(?m)^[ \t]+vrf[ \t]+([^ \t\r\n]+)")

@@ -14,7 +14,7 @@ def _hits(old: str, new: str, text: str) -> list[tuple[str, str | None]]:
     return [(h.old, h.refused) for h in dhcp_hits(text.encode(), [move])]
 
 
-IOS = ("ip dhcp excluded-address 10.0.48.1 10.0.48.100\nip dhcp excluded-address 10.0.48.101 10.0.48.126\n"
+IOS = ("ip dhcp excluded-address 10.0.48.1 10.0.48.100   ! gateways and printers\nip dhcp excluded-address 10.0.48.101 10.0.48.126\n"
        "!\nip dhcp pool LAN\n network 10.0.48.0 255.255.255.0\n!\n")
 
 

@@ -3,8 +3,9 @@ the YAML node tree, judged by `except_blocks.covering` through `deny_rules.pair`
 
 * Ansible's `community.general.ufw` (or `ufw`) tasks, the first task deciding: `rule: deny` with
   `src: 10.0.48.0/25` (`from_ip`, `from`; `dest`/`to_ip`/`to` the other side) before `rule: allow`
-  of 10.0.48.0/24 (`direction`, `interface`, `proto`, `port`, `from_port`, `route` as ufw's);
-  `insert`, `delete` and a templated value are not read;
+  of 10.0.48.0/24 (`direction`, `interface`, `proto`, `port`, `from_port`, `route` as ufw's),
+  `src: "{{ item }}"` over the task's `loop:` / `with_items:` list each item in turn; `insert`,
+  `delete`, another templated value and a deny under `when:` (it may not run) are not read;
 * ingress-nginx's annotations, the denylist checked first: `nginx.ingress.kubernetes.io/
   denylist-source-range` (or `blacklist-`) beside `whitelist-source-range` / `allowlist-source-range`
   in one mapping (an Ingress's annotations, the controller ConfigMap's keys without the prefix);
@@ -23,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 from typing import Any
 
+from renamer import lazy_re
 from renamer.deny_rules import Entry, Rule, network, pair
 from renamer.formats import yaml_rt
 from renamer.names import IPNetwork
@@ -31,6 +33,7 @@ _UFW_KEYS = ("community.general.ufw", "ufw")
 _UFW_SIDES = {"src": b"from", "from_ip": b"from", "from": b"from", "dest": b"to", "to_ip": b"to", "to": b"to"}
 _UFW_FIELDS = {"direction", "interface", "if", "proto", "protocol", "port", "to_port", "from_port", "route",
                "interface_in", "interface_out", "name"}
+_LOOP_ITEM = lazy_re.compile(r"[ \t]*\{\{-?[ \t]*item[ \t]*-?\}\}[ \t]*")
 _UFW_RULES = ("allow", "deny", "reject", "limit")
 _CILIUM = {"CiliumNetworkPolicy", "CiliumClusterwideNetworkPolicy"}
 _ANP = {"AdminNetworkPolicy": 0, "BaselineAdminNetworkPolicy": 1}
@@ -128,9 +131,17 @@ def _ufw(doc: _Doc) -> Iterator[Entry]:
                 elif name in _UFW_FIELDS and _kind(value) == "ScalarNode":
                     fields[name.encode()] = str(value.value).encode()
             action = "permit" if rule.value in ("allow", "limit") else "deny"
+            if action == "deny" and _get(mapping, "when") is not None:
+                continue  # a deny that may not run: not an exclusion renamer can prove
+            items = _items(_get(mapping, "loop") or _get(mapping, "with_items"))
             for side, value in sides:
+                if _kind(value) == "ScalarNode" and _LOOP_ITEM.fullmatch(str(value.value)) and items:
+                    for k, item in enumerate(items):  # `src: "{{ item }}"` over the task's `loop:`
+                        for start, end, net in doc.nets(item):
+                            yield Entry(b"ufw", (index, k), action, side, start, end, net, fields)
+                    continue
                 for start, end, net in doc.nets(value):
-                    yield Entry(b"ufw", (index,), action, side, start, end, net, fields)
+                    yield Entry(b"ufw", (index, 0), action, side, start, end, net, fields)
 
 
 def _nginx(doc: _Doc) -> Iterator[Entry]:

@@ -27,6 +27,14 @@ def test_ansible_ufw_tasks_in_order() -> None:
     assert _rules(swapped) == []  # the allow (of the /25) first
 
 
+def test_ansible_ufw_loops_and_conditions() -> None:
+    looped = ("- ufw:\n    rule: reject\n    src: '{{ item }}'\n  loop:\n    - 10.0.49.0/24\n    - 10.0.48.0/25\n"
+              "- ufw:\n    rule: allow\n    src: '{{ item }}'\n  loop: [10.0.48.0/24]\n")
+    assert _rules(looped) == [(["10.0.48.0/24"], ["10.0.49.0/24", "10.0.48.0/25"])]  # both before it
+    conditional = looped.replace("  loop:\n    - 10.0.49", "  when: strict | bool\n  loop:\n    - 10.0.49")
+    assert _rules(conditional) == []  # the deny may not run
+
+
 def test_ingress_nginx_denylist_beside_its_allowlist() -> None:
     text = ("metadata:\n  annotations:\n    nginx.ingress.kubernetes.io/whitelist-source-range: "
             "10.1.0.0/16, 10.0.48.0/24\n    nginx.ingress.kubernetes.io/denylist-source-range: '10.0.48.0/25'\n")

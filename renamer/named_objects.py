@@ -12,6 +12,10 @@ judged by `except_blocks.covering` through `deny_rules.pair`.
   255.255.255.128` (`set ip6 A/N`), `config firewall addrgrp` members, and `config firewall policy`
   entries (`set srcaddr "printers"`, `set action deny`, the default action; the list's order
   deciding; `set status disable` not read);
+* pfSense / OPNsense config.xml: an `<alias>` (`<type>network</type>`, its networks in `<address>`
+  or `<content>`) named by a `<filter>` `<rule>`'s `<source><address>` (or `<destination>`), a
+  `block` or `reject` rule before the `pass` of the alias holding the network, on one `<interface>`
+  (first match; a disabled or floating rule and a `<not/>` side not read);
 * Juniper SRX address books in set commands: `set security address-book global address printers
   10.0.48.0/25` (a zone's `address-book` too, `address-set` members) and `set security policies
   from-zone trust to-zone untrust policy p1 match source-address printers` / `then deny` (`reject`)
@@ -44,6 +48,10 @@ _MASKED = lazy_re.compile(rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3})[ \t]+((?:[0-9]{1,3}
 _ANY = {b"any", b"any4", b"any6", b"all", b"ALL"}
 _FORTI_LINE = lazy_re.compile(rb"(?m)^[ \t]*(config|edit|set|next|end)\b[ \t]*([^\r\n]*)")
 _QUOTED = lazy_re.compile(rb"\"([^\"]*)\"|([^ \t\r\n\"]+)")
+_PF_ALIAS = lazy_re.compile(rb"(?s)<alias\b[^>]*>(.*?)</alias>")
+_PF_KINDS = (b"network", b"host")
+_PF_FILTER = lazy_re.compile(rb"(?s)<filter>.*?</filter>")
+_PF_RULE = lazy_re.compile(rb"(?s)<rule\b[^>]*>(.*?)</rule>")
 _JUNOS_ADDRESS = lazy_re.compile(rb"(?m)^set[ \t]+security[ \t]+(?:address-book[ \t]+[^ \t\r\n]+|zones[ \t]+"
                             rb"security-zone[ \t]+[^ \t\r\n]+[ \t]+address-book)[ \t]+(address|address-set)"
                             rb"[ \t]+([^ \t\r\n]+)[ \t]+(?:(address|address-set)[ \t]+)?([^ \t\r\n]+)")
@@ -224,6 +232,56 @@ def _junos(data: bytes) -> Iterator[Entry]:
                     yield Entry(b"junos " + group, (index,), kind, side, start, end, net, fields)
 
 
+# pfSense / OPNsense ---------------------------------------------------------------------------------
+
+def _tag(body: bytes, name: bytes) -> re.Match[bytes] | None:
+    return re.search(rb"<" + name + rb">(.*?)</" + name + rb">", body, re.S)
+
+
+def _pfsense(data: bytes) -> Iterator[Entry]:
+    direct: dict[bytes, list[Span]] = {}
+    for x in _PF_ALIAS.finditer(data):
+        name, kind = _tag(x.group(1), b"name"), _tag(x.group(1), b"type")
+        value = _tag(x.group(1), b"address") or _tag(x.group(1), b"content")
+        if name is None or value is None or (kind is not None and kind.group(1) not in _PF_KINDS):
+            continue
+        at = x.start(1) + value.start(1)
+        direct[name.group(1).strip()] = [(at + w.start(), at + w.end(), net)
+                                         for w in _WORD.finditer(value.group(1))
+                                         if (net := network(w.group())) is not None]
+    filtered = _PF_FILTER.search(data)
+    if not direct or filtered is None:
+        return
+    for index, x in enumerate(_PF_RULE.finditer(data, filtered.start(), filtered.end())):
+        body = x.group(1)
+        kind = _tag(body, b"type")
+        if kind is None or kind.group(1) not in (b"pass", b"block", b"reject") or b"<disabled" in body \
+                or b"<floating" in body:
+            continue
+        common = {key: (found.group(1).strip() if (found := _tag(body, key)) else b"")
+                  for key in (b"interface", b"protocol", b"ipprotocol", b"icmptype", b"gateway")}
+        sides = {side: _tag(body, side) for side in (b"source", b"destination")}
+        for side, found in sides.items():
+            if found is None:
+                continue
+            other = sides[b"destination" if side == b"source" else b"source"]
+            fields: dict[bytes, bytes | frozenset[bytes]] = dict(common)
+            other_text = re.sub(rb"\s+", b"", other.group(1)) if other is not None else b""
+            fields[b"other"] = b"any" if other_text in (b"<any/>", b"<any></any>", b"") else other_text
+            port = _tag(found.group(1), b"port")
+            fields[b"port"] = port.group(1).strip() if port is not None else b""
+            address = _tag(found.group(1), b"address")
+            if address is None or b"<not" in found.group(1):
+                continue
+            at = x.start(1) + found.start(1) + address.start(1)
+            text = address.group(1).strip()
+            spans = direct.get(text) or [(at, at + len(address.group(1)), net)
+                                         for net in [network(text)] if net is not None]
+            action = "permit" if kind.group(1) == b"pass" else "deny"
+            for start, end, net in spans:
+                yield Entry(b"pf " + common[b"interface"], (index,), action, side, start, end, net, fields)
+
+
 def rules(data: bytes, wanted: Collection[IPNetwork] | None = None) -> Iterator[Rule]:
     """Each permit of a wanted network with the denies through named objects before it (module doc)."""
     earlier = lambda d, p: d.order < p.order  # noqa: E731
@@ -233,6 +291,9 @@ def rules(data: bytes, wanted: Collection[IPNetwork] | None = None) -> Iterator[
     if b"config firewall" in data:
         yield from pair(list(_forti(data)), wanted, "a FortiGate policy's deny of an address object before "
                         "its accept, the first policy deciding", earlier)
+    if b"<alias" in data and b"<filter>" in data:
+        yield from pair(list(_pfsense(data)), wanted, "a pfSense/OPNsense rule's block of an alias before "
+                        "its pass, the first rule deciding", earlier)
     if b"address-book" in data and b"policies" in data:
         yield from pair(list(_junos(data)), wanted, "a Juniper security policy's deny of an address-book "
                         "entry before its permit, the first policy deciding", earlier)

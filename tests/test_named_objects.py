@@ -65,3 +65,22 @@ def test_junos_address_book_policies() -> None:
     ssh_only = JUNOS.replace("policy a then deny", "policy a match application junos-http\n"
                              "set security policies from-zone trust to-zone untrust policy a then deny")
     assert _rules(ssh_only) == []
+
+
+PF = ("<pfsense>\n  <aliases>\n    <alias>\n      <name>PRINTERS</name>\n      <type>network</type>\n"
+      "      <address>10.0.48.0/25</address>\n    </alias>\n    <alias>\n      <name>LAN_NET</name>\n"
+      "      <type>network</type>\n      <address>10.0.48.0/24 10.0.50.0/24</address>\n    </alias>\n"
+      "  </aliases>\n  <filter>\n    <rule>\n      <type>block</type>\n      <interface>lan</interface>\n"
+      "      <source><address>PRINTERS</address></source>\n      <destination><any/></destination>\n"
+      "    </rule>\n    <rule>\n      <type>pass</type>\n      <interface>lan</interface>\n"
+      "      <source><address>LAN_NET</address></source>\n      <destination><any/></destination>\n"
+      "    </rule>\n  </filter>\n</pfsense>\n")
+
+
+def test_pfsense_aliases_in_filter_rules() -> None:
+    assert _rules(PF) == [(["10.0.48.0/24"], ["10.0.48.0/25"])]
+    assert _rules(PF.replace("<type>block</type>", "<type>block</type>\n      <disabled/>")) == []
+    assert _rules(PF.replace("<interface>lan</interface>", "<interface>opt1</interface>", 1)) == []
+    ssh = PF.replace("<destination><any/></destination>\n    </rule>\n    <rule>",
+                     "<destination><any/><port>22</port></destination>\n    </rule>\n    <rule>", 1)
+    assert _rules(ssh) == []  # a block of ssh alone

@@ -94,6 +94,16 @@ def _files(lan: str, part: str) -> dict[str, str]:
                                '        set service "ALL"\n    next\n    edit 3\n        set srcintf "port1"\n'
                                '        set dstintf "wan1"\n        set srcaddr "lan"\n        set dstaddr "all"\n'
                                '        set action accept\n        set service "HTTPS"\n    next\nend\n')
+        files["pfsense/config.xml"] = (
+            "<?xml version=\"1.0\"?>\n<pfsense>\n  <aliases>\n    <alias>\n      <name>PRINTERS</name>\n"
+            f"      <type>network</type>\n      <address>{part}</address>\n    </alias>\n    <alias>\n"
+            f"      <name>LAN_NET</name>\n      <type>network</type>\n      <address>{lan}</address>\n"
+            "    </alias>\n  </aliases>\n  <filter>\n    <rule>\n      <type>reject</type>\n"
+            "      <interface>lan</interface>\n      <source>\n        <address>PRINTERS</address>\n"
+            "      </source>\n      <destination>\n        <any/>\n      </destination>\n    </rule>\n"
+            "    <rule>\n      <type>pass</type>\n      <interface>lan</interface>\n      <source>\n"
+            "        <address>LAN_NET</address>\n      </source>\n      <destination>\n        <any/>\n"
+            "      </destination>\n    </rule>\n  </filter>\n</pfsense>\n")
     return files
 
 
@@ -101,7 +111,7 @@ def _files(lan: str, part: str) -> dict[str, str]:
 PLACES = {"ufw.sh": 3, "ufw-insert.sh": 2, "ansible/ufw.yml": 6, "firewalld/public.xml": 8,
           "firewalld/rich.sh": 2, "firewalld/zones.sh": 2, "win/fw.ps1": 3, "win/fw.cmd": 2,
           "k8s/ingress.yaml": 7, "k8s/anp.yaml": 14, "k8s/cilium.yaml": 14, "junos/policies.set": 1,
-          "asa.cfg": 2, "forti.conf": 3}
+          "asa.cfg": 2, "forti.conf": 3, "pfsense/config.xml": 7}
 
 
 def test_a_shrink_making_a_winning_deny_cover_the_allowed_network_refuses(run: Run, tmp_path: Path) -> None:

@@ -621,6 +621,77 @@ def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit
                                 "pool and its mask size together by hand")
 
 
+# -- round 7 theme 3: AKS Azure CNI's node subnet capacity ------------------------------------------
+
+# Azure CNI (not overlay, no pod subnet) takes an address of the node subnet for each node and for each
+# pod a node may run: (nodes + 1 for the upgrade surge) * (max pods + 1), plus Azure's 5 reserved
+# addresses a subnet (AKS "Configure Azure CNI networking", "Plan IP addressing for your cluster");
+# max pods 30 where the pool sets none (Azure CNI's default), one node where it sets no count
+_AKS_RESERVED = 5
+_AKS_MAX_PODS = 30
+_AKS_POOL = lazy_re.compile(rb'(?m)^[ \t]*(?:default_node_pool[ \t]*\{'
+                            rb'|resource[ \t]+"azurerm_kubernetes_cluster_node_pool"[ \t]+"[^"\n]*"[ \t]*\{)')
+_AKS_SUBNET_REF = lazy_re.compile(rb'vnet_subnet_id[ \t]*=[ \t]*azurerm_subnet\.([A-Za-z0-9_-]+)\.id')
+_AKS_NUMBER = lazy_re.compile(rb'(?m)^[ \t]*(node_count|max_count|max_pods)[ \t]*=[ \t]*([0-9]{1,6})[ \t]*$')
+
+
+def _hcl_block(data: bytes, opened: int) -> int:
+    """The end of the `{ }` block whose `{` is at `opened` (strings skipped)."""
+    depth = 0
+    for x in _TOKENS.finditer(data, opened):
+        if x.group() == b"{":
+            depth += 1
+        elif x.group() == b"}":
+            depth -= 1
+            if depth == 0:
+                return x.end()
+    return len(data)
+
+
+def aks_capacity(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """An AKS cluster on Azure CNI whose node pools' `vnet_subnet_id` names an `azurerm_subnet` of
+    the same file holding a resized network: where the old network held every pool's nodes and pods
+    and the new one does not, the subnet literal is a `tied-length` residual saying how many
+    addresses the pools need (a grow, or a shrink that still holds them, follows)."""
+    if b"azurerm_kubernetes_cluster" not in data or b"vnet_subnet_id" not in data:
+        return
+    if re.search(rb'network_plugin[ \t]*=[ \t]*"azure"', data) is None or \
+            re.search(rb'network_plugin_mode[ \t]*=[ \t]*"overlay"|pod_subnet_id', data) is not None:
+        return  # kubenet, overlay or a pod subnet: the node subnet holds the nodes only
+    needs: dict[bytes, list[tuple[int, int]]] = {}
+    for x in _AKS_POOL.finditer(data):
+        block = data[x.end() - 1:_hcl_block(data, x.end() - 1)]
+        ref = _AKS_SUBNET_REF.search(block)
+        if ref is None:
+            continue
+        numbers = {n.group(1): int(n.group(2)) for n in _AKS_NUMBER.finditer(block)}
+        nodes = numbers.get(b"max_count", numbers.get(b"node_count", 1))
+        needs.setdefault(ref.group(1), []).append((nodes, numbers.get(b"max_pods", _AKS_MAX_PODS)))
+    for name, pools in needs.items():
+        head = re.search(rb'(?m)^[ \t]*resource[ \t]+"azurerm_subnet"[ \t]+"' + re.escape(name) +
+                         rb'"[ \t]*\{', data)
+        if head is None:
+            continue
+        need = sum((nodes + 1) * (pods + 1) for nodes, pods in pools)
+        for x in _CIDR.finditer(data, head.end(), _hcl_block(data, head.end() - 1)):
+            net = _network(x.group())
+            found = _named_move(net, moves) if net is not None else None
+            if net is None or found is None or found[1]:
+                continue
+            move = found[0]
+            have, will = (n.num_addresses - _AKS_RESERVED for n in (move.old, move.new))
+            if need <= have and need > will:
+                text = x.group().decode()
+                spelled = " + ".join(f"({nodes} + 1) x ({pods} + 1)" for nodes, pods in pools)
+                yield LengthHit(x.start(), x.end(), text, text, TIED,
+                                f"the AKS node subnet {move.old} (azurerm_subnet.{name.decode()}) holds the "
+                                f"Azure CNI addresses its node pools need, {spelled} = {need} (nodes with "
+                                "the "
+                                f"upgrade surge, each with its max pods), and {move.new} holds {will} after "
+                                f"Azure's {_AKS_RESERVED} reserved: decide the subnet and the pools' counts "
+                                "together by hand")
+
+
 # -- 20: Kea option-data inside the moved subnet's entry -------------------------------------------
 
 _MASK_NAMES = (b"subnet-mask", b"1")
@@ -689,7 +760,7 @@ def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:
         return []
     hits = [*networkd_pools(data, resized), *dhcpd_prefix6(data, resized), *kube_lengths(data, resized),
             *delegation_hits(data, resized), *except_hits(data, resized), *tied_hits(data, resized),
-            *limit_hits(data, resized)]
+            *limit_hits(data, resized), *aks_capacity(data, resized)]
     if b"delegated" in data or (b"data" in data and b"subnet" in data):  # the rules that read entries
         layout = _Layout(data)
         hits += [*pd_pools(data, resized, layout), *kea_options(data, resized, layout)]

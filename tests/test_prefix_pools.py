@@ -216,3 +216,27 @@ def test_round7_the_default_node_mask_and_calico_blocks() -> None:
     calico = "spec:\n  cidr: 10.244.0.0/16\n  blockSize: 26\n"
     assert _kube("10.244.0.0/16", "10.244.0.0/22", calico) == []  # fewer blocks: borrowed, no fewer nodes
     assert _kube("10.244.0.0/16", "10.244.0.0/27", calico) == [("26", "tool-refuses")]
+
+
+AKS_TF = ('resource "azurerm_subnet" "aks" {\n  address_prefixes = ["10.0.48.0/22"]\n}\n'
+          'resource "azurerm_kubernetes_cluster" "k" {\n  default_node_pool {\n    node_count     = 3\n'
+          '    max_pods       = 30\n    vnet_subnet_id = azurerm_subnet.aks.id\n  }\n  network_profile {\n'
+          '    network_plugin = "azure"\n  }\n}\n'
+          'resource "azurerm_kubernetes_cluster_node_pool" "user" {\n  max_count      = 10\n  max_pods       = 50\n'
+          '  vnet_subnet_id = azurerm_subnet.aks.id\n}\n')
+
+
+def test_round7_an_aks_node_subnet_too_small_for_its_pools() -> None:
+    """(3 + 1) x 31 + (10 + 1) x 51 = 685 addresses: a /22 (1019 usable) holds them, a /23 (507) not."""
+    from renamer.prefix_pools import aks_capacity
+
+    def hits(new: str, text: str) -> list[tuple[str, str | None]]:
+        move = PrefixMove(ipaddress.ip_network("10.0.48.0/22"), ipaddress.ip_network(new))
+        return [(h.old, h.refused) for h in aks_capacity(text.encode(), [move])]
+
+    assert hits("10.0.48.0/23", AKS_TF) == [("10.0.48.0/22", TIED)]
+    assert hits("10.0.48.0/21", AKS_TF) == []  # a grow
+    assert hits("10.0.48.0/23", AKS_TF.replace("max_count      = 10", "max_count      = 3")) == []  # 4*31+4*51 fits
+    overlay = AKS_TF.replace('network_plugin = "azure"', 'network_plugin = "azure"\n    network_plugin_mode = "overlay"')
+    assert hits("10.0.48.0/23", overlay) == []  # pods take no node-subnet address
+    assert hits("10.0.48.0/23", AKS_TF.replace('"azure"', '"kubenet"')) == []

@@ -271,3 +271,27 @@ def test_a_written_file_of_a_refused_length_fails_verify(run: Run, tmp_path: Pat
     out = run(root, "verify", "--strict")
     assert out.exit_code != 0, out.stdout
     assert "net.bicep:13" in out.stdout + out.stderr
+
+
+# -- theme 3: AKS Azure CNI capacity --------------------------------------------------------------
+
+AKS = ('resource "azurerm_subnet" "aks" {\n  name                 = "aks-nodes"\n  virtual_network_name = "vnet"\n'
+       '  address_prefixes     = ["10.0.48.0/22"]\n}\n\nresource "azurerm_kubernetes_cluster" "k" {\n'
+       '  default_node_pool {\n    name           = "system"\n    node_count     = 3\n    max_pods       = 30\n'
+       '    vnet_subnet_id = azurerm_subnet.aks.id\n  }\n  network_profile {\n    network_plugin = "azure"\n'
+       '  }\n}\n\nresource "azurerm_kubernetes_cluster_node_pool" "user" {\n  enable_auto_scaling = true\n'
+       '  max_count           = 10\n  max_pods            = 50\n  vnet_subnet_id      = azurerm_subnet.aks.id\n}\n')
+
+
+def test_an_aks_node_subnet_a_shrink_leaves_too_small_is_a_residual(run: Run, tmp_path: Path) -> None:
+    """Azure CNI: (3 + 1) x (30 + 1) + (10 + 1) x (50 + 1) = 685 addresses; the /22 holds 1019 after
+    Azure's 5, a /23 507: a residual naming the sum, the subnet left. A /21 (a grow): written."""
+    root = _repo(tmp_path, {"aks.tf": AKS}, "10.0.48.0/22: 10.0.48.0/23")
+    out = _residual(run, root, "aks.tf:4:28: residual (tied-length): 10.0.48.0/22",
+                    "(3 + 1) x (30 + 1) + (10 + 1) x (50 + 1) = 685", "10.0.48.0/23 holds 507")
+    assert ipaddress.ip_network("10.0.48.0/23").num_addresses - 5 < 685 <= \
+        ipaddress.ip_network("10.0.48.0/22").num_addresses - 5, out
+    assert (root / "aks.tf").read_text() == AKS
+    root = _repo(tmp_path, {"aks.tf": AKS}, "10.0.48.0/22: 10.0.48.0/21")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert '["10.0.48.0/21"]' in (root / "aks.tf").read_text()

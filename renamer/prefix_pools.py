@@ -486,11 +486,11 @@ _FLANNEL_RULE = ("flannel refuses a SubnetLen shorter than the Network's length 
 _FLANNEL_NETWORK = lazy_re.compile(rb"[\"'](IPv6Network|Network)[\"'][ \t]*:[ \t]*[\"']"
                                    rb"([0-9A-Fa-f.:]+/[0-9]{1,3})")
 # kube-controller-manager's default --node-cidr-mask-size(-ipv6) where a file hands it a cluster CIDR
-# and sets no mask (kubeadm's podSubnet, k3s/RKE2's cluster-cidr, RKE1's cluster_cidr, k0s's podCIDR,
-# AKS kubenet's podCidr): /24 (/64) a node
+# and sets no mask (kubeadm's podSubnet and --pod-network-cidr, k3s/RKE2's cluster-cidr, RKE1's
+# cluster_cidr): /24 (/64) a node
 _DEFAULT_MASK = {4: 24, 6: 64}
-_DEFAULT_POOLS = (rb"podSubnet|(?:--)?cluster-cidr|cluster_cidr|(?:--)?pod-network-cidr|podCIDR|podCidr"
-                  rb"|pod_cidr")
+# (not a plain `pod_cidr` / `podCIDR`: any tool's pod range, Cilium's, a Node's own)
+_DEFAULT_POOLS = rb"podSubnet|(?:--)?cluster-cidr|cluster_cidr|(?:--)?pod-network-cidr"
 
 
 def flannel_defaults(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
@@ -532,8 +532,7 @@ def default_masks(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHi
     """A cluster CIDR handed to kube-controller-manager with no node-cidr-mask-size in the file: its
     default /24 (/64) a node stands; a resize past it (no node range fits) or a shrink (fewer nodes)
     makes the pool a `tied-length` residual (the mask may be set in another file: never a refusal)."""
-    if not any(w in data for w in (b"podSubnet", b"cluster-cidr", b"cluster_cidr", b"pod-network-cidr",
-                                   b"podCIDR", b"podCidr", b"pod_cidr")):
+    if not any(w in data for w in (b"podSubnet", b"cluster-cidr", b"cluster_cidr", b"pod-network-cidr")):
         return
     spelled = _lengths_spelled(data)
     masked = {6 if b"6" in key or int(data[s:e]) > 32 else 4 for key, s, e in spelled

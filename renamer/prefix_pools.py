@@ -365,40 +365,64 @@ def dhcpd_prefix6(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHi
 # -- 11: Kubernetes lengths tied to a pool ---------------------------------------------------------
 
 # (the length key, the keys that name its pool, what the length is, its project's rule, a shrink's
-# fewer units matter: a residual)
-_KUBE = [
+# fewer units matter: a residual, what the units are and what each is)
+_NODE_RANGES = ("ranges", "one a node")
+_KUBE: list[tuple[bytes, bytes, str, str, bool, tuple[str, str]]] = [
     (rb"blockSize", rb"cidr", "Calico's IPPool blockSize", "Calico refuses a pool shorter than its blocks "
-     "(the pool's prefix length must be at most blockSize)", False),
+     "(the pool's prefix length must be at most blockSize)", False,
+     ("blocks", "")),  # fewer blocks are no fewer nodes: a node borrows from another's (Calico IPAM)
     (rb"aggregationLength(?:V6)?|aggregation-length(?:-v6)?", rb"addresses",
      "MetalLB's BGPAdvertisement aggregationLength",
-     "MetalLB refuses an aggregation length shorter than a pool's prefix", False),
+     "MetalLB refuses an aggregation length shorter than a pool's prefix", False, ("", "")),
     (rb"(?:--)?node-cidr-mask-size(?:-ipv[46])?|nodeCidrMaskSize(?:IPv[46])?|nodeCIDRMaskSize(?:IPv[46])?"
      rb"|node_cidr_mask_size",
      rb"(?:--)?cluster-cidr|clusterCIDRs?|podSubnet|(?:--)?pod-network-cidr|cluster_cidr|pod_network_cidr"
      rb"|podCIDR|pod_cidr|podSubnets", "kube-controller-manager's node-cidr-mask-size",
-     "kube-controller-manager refuses a node mask shorter than the cluster CIDR's", True),
+     "kube-controller-manager refuses a node mask shorter than the cluster CIDR's", True,
+     _NODE_RANGES),
     (rb"clusterPoolIPv[46]MaskSize|cluster-pool-ipv[46]-mask-size",
      rb"clusterPoolIPv[46]PodCIDRList|clusterPoolIPv[46]PodCIDR|cluster-pool-ipv[46]-cidr",
-     "Cilium's cluster-pool mask size", "Cilium refuses a per-node mask shorter than the pool's", True),
+     "Cilium's cluster-pool mask size", "Cilium refuses a per-node mask shorter than the pool's", True,
+     _NODE_RANGES),
     # flannel's net-conf.json: `"Network": "10.42.0.0/16", "SubnetLen": 24`, `"IPv6Network"` and
     # `"IPv6SubnetLen"` (t31-33, finding 13: a shrink left a per-node subnet shorter than the network)
     (rb"IPv6SubnetLen|SubnetLen", rb"IPv6Network|Network", "flannel's SubnetLen",
-     "flannel refuses to start with a per-node SubnetLen shorter than its Network's length", True),
+     "flannel refuses to start with a per-node SubnetLen shorter than its Network's length", True,
+     ("subnets", "one a node (flannel leaves the first unused)")),
     # kubespray's inventory: `kube_pods_subnet: 10.233.64.0/18` beside `kube_network_node_prefix: 24`
     # (and `_ipv6`): its validate_inventory asserts 2 ** (node prefix - pool length) >= the node count,
     # kube-controller-manager gets it as node-cidr-mask-size (t32-33 finding 05); Talos's `podSubnets`
     # list beside the controller manager's node-cidr-mask-size (finding 17) is read by the row above
     (rb"kube_network_node_prefix(?:_ipv6)?", rb"kube_pods_subnet(?:_ipv6)?",
      "kubespray's kube_network_node_prefix", "kubespray's validate_inventory fails (2 ** (node prefix - pool "
-     "length) nodes) and kube-controller-manager refuses a node mask shorter than the cluster CIDR's", True),
+     "length) nodes) and kube-controller-manager refuses a node mask shorter than the cluster CIDR's", True,
+     _NODE_RANGES),
 ]
 # kube-controller-manager's node CIDR allocator (k8s pkg/controller/nodeipam/ipam/cidrset,
 # `clusterSubnetMaxDiff = 16`: the node mask at most 16 bits longer than the cluster CIDR's; t33-33
 # finding 10): the rows whose length it reads
 CIDRSET_MAX_DIFF = 16
+# a shrink leaving 2 ** 24 units or more leaves more than any cluster has nodes: no residual (as
+# tied_lengths._PLENTY)
+_PLENTY = 24
 _CIDRSET = ("kube-controller-manager's node-cidr-mask-size", "kubespray's kube_network_node_prefix")
 _KUBE_LENGTH = lazy_re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(" + rb"|".join(k for k, *_ in _KUBE) +
                           rb")[\"']?[ \t]*[:=][ \t]*[\"']?([0-9]{1,3})(?![0-9.])")
+# the other spellings of a flag and its value (round 7, theme 1): `--node-cidr-mask-size 24` (a
+# systemd drop-in's or a shell's command line), a static pod's args split over two list items
+# (`- --node-cidr-mask-size` then `- "24"`), and kubeadm v1beta4's `extraArgs` list of
+# `{name: node-cidr-mask-size, value: "24"}` (block or flow, either key first)
+_KUBE_NAMES = rb"|".join(k for k, *_ in _KUBE)
+_KUBE_SPELLED = [
+    lazy_re.compile(rb"(?<![A-Za-z0-9_-])--(" + _KUBE_NAMES + rb")(?:[ \t]+|[\"']?[ \t]*\r?\n[ \t]*-[ \t]+)"
+                    rb"[\"']?([0-9]{1,3})(?![0-9.])"),
+    lazy_re.compile(rb"(?<![A-Za-z0-9_-])[\"']?name[\"']?[ \t]*:[ \t]*[\"']?(" + _KUBE_NAMES +
+                    rb")[\"']?[ \t]*(?:,[ \t]*|\r?\n[ \t]*)[\"']?value[\"']?[ \t]*:[ \t]*[\"']?([0-9]{1,3})"
+                    rb"(?![0-9.])"),
+    lazy_re.compile(rb"(?<![A-Za-z0-9_-])[\"']?value[\"']?[ \t]*:[ \t]*[\"']?([0-9]{1,3})[\"']?[ \t]*"
+                    rb"(?:,[ \t]*|\r?\n[ \t]*)[\"']?name[\"']?[ \t]*:[ \t]*[\"']?(" + _KUBE_NAMES +
+                    rb")(?![A-Za-z0-9_-])"),
+]
 _DOCUMENT = lazy_re.compile(rb"(?m)^---[ \t]*$")
 _LIST_LINES = 20  # a pool key's list: the lines after it, at most
 
@@ -406,12 +430,22 @@ _LIST_LINES = 20  # a pool key's list: the lines after it, at most
 Placed = list[tuple[IPNetwork, int, int]]
 
 
+def _pool_keys(names: bytes) -> re.Pattern[bytes]:
+    """A pool key's spellings: `KEY: v` / `KEY=v`, a flag and its value after a blank or on the next
+    list item (`- --cluster-cidr` then `- 10.244.0.0/16`), kubeadm v1beta4's `name: KEY` then `value:`."""
+    return re.compile(rb"(?<![A-Za-z0-9_-])(?:[\"']?(?:" + names + rb")[\"']?[ \t]*[:=]"
+                      rb"|--(?:" + names + rb")(?:[ \t]+|[\"']?[ \t]*\r?\n[ \t]*-[ \t]+)"
+                      rb"|[\"']?name[\"']?[ \t]*:[ \t]*[\"']?(?:" + names + rb")[\"']?[ \t]*"
+                      rb"(?:,[ \t]*|\r?\n[ \t]*)(?:-[ \t]+)?[\"']?value[\"']?[ \t]*:)")
+
+
 def _pools_named(data: bytes, keys: re.Pattern[bytes], start: int, end: int) -> Placed:
     """The networks the pool keys in [start, end) name, with their places: on the key's line (`cidr:
     10.0.48.0/24`, `--cluster-cidr=...`, a flow list) and in the list lines under it."""
     out = []
     for key in keys.finditer(data, start, end):
-        line_start, line_end = _line_of(data, key.start())
+        line_start = _line_of(data, key.start())[0]
+        line_end = _line_of(data, key.end())[1]  # a value the key's spelling puts on the next line
         stop = line_end
         own = len(data[line_start:key.start()]) - len(data[line_start:key.start()].lstrip(b" \t-"))
         for _ in range(_LIST_LINES):
@@ -422,9 +456,106 @@ def _pools_named(data: bytes, keys: re.Pattern[bytes], start: int, end: int) -> 
             if not nxt.lstrip().startswith(b"-") or len(nxt) - len(nxt.lstrip(b" \t")) < own:
                 break
             stop = nxt_end
+        if data[key.start():key.start() + 2] == b"--":
+            blank = re.compile(rb"[\s\"']").search(data, key.end(), stop)  # a flag's value: to its blank
+            stop = blank.start() if blank is not None else stop
         out += [(n, x.start(), x.end()) for x in _CIDR.finditer(data, key.end(), stop)
                 if (n := _network(x.group())) is not None]
     return out
+
+
+def _lengths_spelled(data: bytes) -> list[tuple[bytes, int, int]]:
+    """Each `_KUBE` length in the file: its key, and its value's place, in any spelling."""
+    found = {x.start(2): (x.group(1), x.start(2), x.end(2)) for x in _KUBE_LENGTH.finditer(data)}
+    for index, pattern in enumerate(_KUBE_SPELLED):
+        for x in pattern.finditer(data):
+            key, value = (1, 2) if index < 2 else (2, 1)
+            found.setdefault(x.start(value), (x.group(key), x.start(value), x.end(value)))
+    return sorted(found.values(), key=lambda f: f[1])
+
+
+# flannel's CheckNetworkConfig (flannel-io/flannel pkg/subnet/config.go): a SubnetLen shorter than the
+# Network's length + 2 is refused ("network must be able to accommodate at least four subnets"); with
+# none, the default is /24 (/64) for a Network of /22 (/62) or shorter, else the Network's length + 2,
+# and a Network longer than /28 (/124) is refused ("network is too small")
+_FLANNEL_FOUR = 2
+_FLANNEL_SMALLEST = {4: 28, 6: 124}
+_FLANNEL_WIDE = {4: (22, 24), 6: (62, 64)}
+_FLANNEL_RULE = ("flannel refuses a SubnetLen shorter than the Network's length + 2 (pkg/subnet/config.go, "
+                 "\"network must be able to accommodate at least four subnets\")")
+_FLANNEL_NETWORK = lazy_re.compile(rb"[\"'](IPv6Network|Network)[\"'][ \t]*:[ \t]*[\"']"
+                                   rb"([0-9A-Fa-f.:]+/[0-9]{1,3})")
+# kube-controller-manager's default --node-cidr-mask-size(-ipv6) where a file hands it a cluster CIDR
+# and sets no mask (kubeadm's podSubnet and --pod-network-cidr, k3s/RKE2's cluster-cidr, RKE1's
+# cluster_cidr): /24 (/64) a node
+_DEFAULT_MASK = {4: 24, 6: 64}
+# (not a plain `pod_cidr` / `podCIDR`: any tool's pod range, Cilium's, a Node's own)
+_DEFAULT_POOLS = rb"podSubnet|(?:--)?cluster-cidr|cluster_cidr|(?:--)?pod-network-cidr"
+
+
+def flannel_defaults(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """flannel's `Network` / `IPv6Network` with no SubnetLen of its family in the file: its default
+    per-node length follows the Network's length, so a resize can change each node's subnet (a
+    `tied-length` residual on the network) or leave a network flannel refuses (`tool-refuses`)."""
+    if b"Network" not in data or not (b"net-conf" in data or b'"Backend"' in data):
+        return
+    for x in _FLANNEL_NETWORK.finditer(data):
+        six = x.group(1) == b"IPv6Network"
+        if re.search(rb"IPv6SubnetLen" if six else rb"(?<!IPv6)SubnetLen", data):
+            continue  # the SubnetLen row decides
+        net = _network(x.group(2))
+        found = _named_move(net, moves) if net is not None else None
+        if net is None or found is None or found[1]:
+            continue
+        move = found[0]
+        family = move.old.version
+        wide, default = _FLANNEL_WIDE[family]
+
+        text, key = x.group(2).decode(), x.group(1).decode()
+        if move.new.prefixlen > _FLANNEL_SMALLEST[family]:
+            yield LengthHit(x.start(2), x.end(2), text, text, TOOL,
+                            f"flannel's {key} {move.old} becomes {move.new}, and flannel refuses a network "
+                            f"longer than /{_FLANNEL_SMALLEST[family]} (pkg/subnet/config.go, \"network is "
+                            "too small\"): choose a shorter new network")
+            continue
+        old, new = (default if n.prefixlen <= wide else n.prefixlen + _FLANNEL_FOUR
+                    for n in (move.old, move.new))
+        if old != new or (move.new.prefixlen > move.old.prefixlen and new - move.new.prefixlen < _PLENTY):
+            yield LengthHit(x.start(2), x.end(2), text, text, TIED,
+                            f"flannel's {key} {move.old} sets no SubnetLen, so each node gets "
+                            f"flannel's default /{old} ({2 ** (old - move.old.prefixlen)} of them); as "
+                            f"{move.new} the default is /{new} ({2 ** (new - move.new.prefixlen)} of them; "
+                            "pkg/subnet/config.go): decide the network and a SubnetLen together by hand")
+
+
+def default_masks(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """A cluster CIDR handed to kube-controller-manager with no node-cidr-mask-size in the file: its
+    default /24 (/64) a node stands; a resize past it (no node range fits) or a shrink (fewer nodes)
+    makes the pool a `tied-length` residual (the mask may be set in another file: never a refusal)."""
+    if not any(w in data for w in (b"podSubnet", b"cluster-cidr", b"cluster_cidr", b"pod-network-cidr")):
+        return
+    spelled = _lengths_spelled(data)
+    masked = {6 if b"6" in key or int(data[s:e]) > 32 else 4 for key, s, e in spelled
+              if re.fullmatch(_KUBE[2][0], key)}
+    for net, start, end in _pools_named(data, _pool_keys(_DEFAULT_POOLS), 0, len(data)):
+        found = _named_move(net, moves)
+        if found is None or found[1] or net.version in masked:
+            continue
+        move = found[0]
+        mask = _DEFAULT_MASK[net.version]
+        before, after = 2 ** max(0, mask - move.old.prefixlen), 2 ** max(0, mask - move.new.prefixlen)
+        if mask < move.old.prefixlen or mask - move.new.prefixlen >= _PLENTY or \
+                (move.new.prefixlen <= mask and after >= before):
+            continue
+        pool = data[start:end].decode()
+        what = (f"no /{mask} fits in it: kube-controller-manager refuses a node mask shorter than the "
+                "cluster CIDR's" if move.new.prefixlen > mask else
+                f"it would hold {after} /{mask} ranges, one a node, where {move.old} holds {before}")
+        yield LengthHit(start, end, pool, pool, TIED,
+                        f"the cluster CIDR {move.old} becomes {move.new} and the file sets no "
+                        f"node-cidr-mask-size, so kube-controller-manager's default /{mask} a node stands: "
+                        f"{what}: decide the pool "
+                        "and the node mask together by hand (or keep it, where the mask is set elsewhere)")
 
 
 def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
@@ -432,19 +563,21 @@ def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit
     name one resized network of its family: one shorter than the new pool is refused; a node mask
     a shrink leaves valid makes each pool literal of the old network a residual (the pool and its
     mask decided together by hand, never the pool alone)."""
+    yield from flannel_defaults(data, moves)
+    yield from default_masks(data, moves)
     if not any(w in data for w in (b"blockSize", b"aggregationLength", b"aggregation-length", b"mask-size",
                                    b"MaskSize", b"mask_size", b"SubnetLen", b"node_prefix")):  # Antrea's too
         return
     bounds = [0, *(x.end() for x in _DOCUMENT.finditer(data)), len(data)]
-    for x in _KUBE_LENGTH.finditer(data):
-        if data[_line_of(data, x.start())[0]:x.start()].lstrip().startswith((b"#", b"//")):
+    for name, value_start, value_end in _lengths_spelled(data):
+        if data[_line_of(data, value_start)[0]:value_start].lstrip().startswith((b"#", b"//")):
             continue  # a commented-out length (kubespray's examples): no tool reads it
-        rule = next(r for r in _KUBE if re.fullmatch(r[0], x.group(1)))
-        keys = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(?:" + rule[1] + rb")[\"']?[ \t]*[:=]")
-        value = int(x.group(2))
-        family = 6 if b"6" in x.group(1) or value > 32 else 4  # aggregationLengthV6, node-cidr-mask-size-ipv6
-        low = max(b for b in bounds if b <= x.start())
-        high = min(b for b in bounds if b > x.start())
+        rule = next(r for r in _KUBE if re.fullmatch(r[0], name))
+        keys = _pool_keys(rule[1])
+        value = int(data[value_start:value_end])
+        family = 6 if b"6" in name or value > 32 else 4  # aggregationLengthV6, node-cidr-mask-size-ipv6
+        low = max(b for b in bounds if b <= value_start)
+        high = min(b for b in bounds if b > value_start)
         pools = [p for p in _pools_named(data, keys, low, high) if p[0].version == family]
         if not pools and (low, high) != (0, len(data)):
             pools = [p for p in _pools_named(data, keys, 0, len(data)) if p[0].version == family]
@@ -453,34 +586,109 @@ def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit
         if len(moved) != 1 or None in named:
             continue
         move = moved.pop()
-        text, what = x.group(2).decode(), rule[2]
-        if rule[2] == "flannel's SubnetLen":
-            what = f"flannel's {x.group(1).decode()}"  # `IPv6SubnetLen` names itself
-        if value < move.new.prefixlen:
-            yield LengthHit(x.start(2), x.end(2), text, text, TOOL,
+        text, what = data[value_start:value_end].decode(), rule[2]
+        flannel = rule[2] == "flannel's SubnetLen"
+        if flannel:
+            what = f"flannel's {name.decode()}"  # `IPv6SubnetLen` names itself
+        least = move.new.prefixlen + (_FLANNEL_FOUR if flannel else 0)
+        if value < least:
+            why = _FLANNEL_RULE if flannel and value >= move.new.prefixlen else rule[3]
+            yield LengthHit(value_start, value_end, text, text, TOOL,
                             f"{what} {value} is tied to the pool {move.old}, which becomes {move.new}: "
-                            f"{rule[3]}: set it by hand (at least {move.new.prefixlen}), or choose a longer "
+                            f"{why}: set it by hand (at least {least}), or choose a longer "
                             "new network")
         elif rule[2] in _CIDRSET and value - move.new.prefixlen > CIDRSET_MAX_DIFF:
             # t33-33 finding 10: the bound on the other side, a grow past cidrset's 16 bits
-            yield LengthHit(x.start(2), x.end(2), text, text, TOOL,
+            yield LengthHit(value_start, value_end, text, text, TOOL,
                             f"{what} {value} is tied to the pool {move.old}, which becomes {move.new}: "
                             f"{value - move.new.prefixlen} bits between them, and kube-controller-manager's "
                             f"node CIDR allocator allows at most {CIDRSET_MAX_DIFF} (cidrset "
                             "clusterSubnetMaxDiff, \"the node CIDR size is too big\"): "
                             f"set it by hand (at most {move.new.prefixlen + CIDRSET_MAX_DIFF}), or choose a "
                             "longer new network")
-        elif rule[4] and move.new.prefixlen > move.old.prefixlen:
-            line = data.count(b"\n", 0, x.start()) + 1
+        elif rule[4] and move.new.prefixlen > move.old.prefixlen and value - move.new.prefixlen < _PLENTY:
+            line = data.count(b"\n", 0, value_start) + 1
+            unit, each = rule[5]
             for net, start, end in pools:
                 if net != move.old:
                     continue
                 pool = data[start:end].decode()
                 yield LengthHit(start, end, pool, pool, TIED,
                                 f"{what} {value} (line {line}) is tied to the pool {move.old}, which "
-                                f"holds {2 ** (value - move.old.prefixlen)} /{value} ranges, as {move.new} "
-                                f"it would hold {2 ** (value - move.new.prefixlen)}, one a node: decide the "
+                                f"holds {2 ** (value - move.old.prefixlen)} /{value} {unit}, as {move.new} "
+                                f"it would hold {2 ** (value - move.new.prefixlen)}, {each}: decide the "
                                 "pool and its mask size together by hand")
+
+
+# -- round 7 theme 3: AKS Azure CNI's node subnet capacity ------------------------------------------
+
+# Azure CNI (not overlay, no pod subnet) takes an address of the node subnet for each node and for each
+# pod a node may run: (nodes + 1 for the upgrade surge) * (max pods + 1), plus Azure's 5 reserved
+# addresses a subnet (AKS "Configure Azure CNI networking", "Plan IP addressing for your cluster");
+# max pods 30 where the pool sets none (Azure CNI's default), one node where it sets no count
+_AKS_RESERVED = 5
+_AKS_MAX_PODS = 30
+_AKS_POOL = lazy_re.compile(rb'(?m)^[ \t]*(?:default_node_pool[ \t]*\{'
+                            rb'|resource[ \t]+"azurerm_kubernetes_cluster_node_pool"[ \t]+"[^"\n]*"[ \t]*\{)')
+_AKS_SUBNET_REF = lazy_re.compile(rb'vnet_subnet_id[ \t]*=[ \t]*azurerm_subnet\.([A-Za-z0-9_-]+)\.id')
+_AKS_NUMBER = lazy_re.compile(rb'(?m)^[ \t]*(node_count|max_count|max_pods)[ \t]*=[ \t]*([0-9]{1,6})[ \t]*$')
+
+
+def _hcl_block(data: bytes, opened: int) -> int:
+    """The end of the `{ }` block whose `{` is at `opened` (strings skipped)."""
+    depth = 0
+    for x in _TOKENS.finditer(data, opened):
+        if x.group() == b"{":
+            depth += 1
+        elif x.group() == b"}":
+            depth -= 1
+            if depth == 0:
+                return x.end()
+    return len(data)
+
+
+def aks_capacity(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """An AKS cluster on Azure CNI whose node pools' `vnet_subnet_id` names an `azurerm_subnet` of
+    the same file holding a resized network: where the old network held every pool's nodes and pods
+    and the new one does not, the subnet literal is a `tied-length` residual saying how many
+    addresses the pools need (a grow, or a shrink that still holds them, follows)."""
+    if b"azurerm_kubernetes_cluster" not in data or b"vnet_subnet_id" not in data:
+        return
+    if re.search(rb'network_plugin[ \t]*=[ \t]*"azure"', data) is None or \
+            re.search(rb'network_plugin_mode[ \t]*=[ \t]*"overlay"|pod_subnet_id', data) is not None:
+        return  # kubenet, overlay or a pod subnet: the node subnet holds the nodes only
+    needs: dict[bytes, list[tuple[int, int]]] = {}
+    for x in _AKS_POOL.finditer(data):
+        block = data[x.end() - 1:_hcl_block(data, x.end() - 1)]
+        ref = _AKS_SUBNET_REF.search(block)
+        if ref is None:
+            continue
+        numbers = {n.group(1): int(n.group(2)) for n in _AKS_NUMBER.finditer(block)}
+        nodes = numbers.get(b"max_count", numbers.get(b"node_count", 1))
+        needs.setdefault(ref.group(1), []).append((nodes, numbers.get(b"max_pods", _AKS_MAX_PODS)))
+    for name, pools in needs.items():
+        head = re.search(rb'(?m)^[ \t]*resource[ \t]+"azurerm_subnet"[ \t]+"' + re.escape(name) +
+                         rb'"[ \t]*\{', data)
+        if head is None:
+            continue
+        need = sum((nodes + 1) * (pods + 1) for nodes, pods in pools)
+        for x in _CIDR.finditer(data, head.end(), _hcl_block(data, head.end() - 1)):
+            net = _network(x.group())
+            found = _named_move(net, moves) if net is not None else None
+            if net is None or found is None or found[1]:
+                continue
+            move = found[0]
+            have, will = (n.num_addresses - _AKS_RESERVED for n in (move.old, move.new))
+            if need <= have and need > will:
+                text = x.group().decode()
+                spelled = " + ".join(f"({nodes} + 1) x ({pods} + 1)" for nodes, pods in pools)
+                yield LengthHit(x.start(), x.end(), text, text, TIED,
+                                f"the AKS node subnet {move.old} (azurerm_subnet.{name.decode()}) holds the "
+                                f"Azure CNI addresses its node pools need, {spelled} = {need} (nodes with "
+                                "the "
+                                f"upgrade surge, each with its max pods), and {move.new} holds {will} after "
+                                f"Azure's {_AKS_RESERVED} reserved: decide the subnet and the pools' counts "
+                                "together by hand")
 
 
 # -- 20: Kea option-data inside the moved subnet's entry -------------------------------------------
@@ -551,7 +759,7 @@ def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:
         return []
     hits = [*networkd_pools(data, resized), *dhcpd_prefix6(data, resized), *kube_lengths(data, resized),
             *delegation_hits(data, resized), *except_hits(data, resized), *tied_hits(data, resized),
-            *limit_hits(data, resized)]
+            *limit_hits(data, resized), *aks_capacity(data, resized)]
     if b"delegated" in data or (b"data" in data and b"subnet" in data):  # the rules that read entries
         layout = _Layout(data)
         hits += [*pd_pools(data, resized, layout), *kea_options(data, resized, layout)]

@@ -11,7 +11,7 @@ import pytest
 
 from renamer.match import Matcher
 from renamer.prefix_moves import OUTSIDE, PrefixMove
-from renamer.prefix_pools import TIED, TOOL, pool_problem
+from renamer.prefix_pools import TIED, TOOL, kube_lengths, pool_problem
 
 
 def _found(pairs: list[tuple[str, str]], text: str) -> list[tuple[str, str, str | None]]:
@@ -172,3 +172,71 @@ def test_kea_options_in_the_moved_subnet(text: str, found: list[tuple[str, str, 
 ])
 def test_dhcpd_prefix6(new: str, text: str, found: list[tuple[str, str, str | None]]) -> None:
     assert _found([("2001:db8:a::/48", new)], text) == found
+
+
+def _kube(old: str, new: str, text: str) -> list[tuple[str, str | None]]:
+    move = PrefixMove(ipaddress.ip_network(old), ipaddress.ip_network(new))
+    return [(h.old, h.refused) for h in kube_lengths(text.encode(), [move])]
+
+
+@pytest.mark.parametrize("text", [
+    "controllerManager:\n  extraArgs:\n    - name: node-cidr-mask-size\n      value: \"24\"\nnetworking:\n"
+    "  podSubnet: 10.244.0.0/16\n",
+    "controllerManager:\n  extraArgs:\n  - {value: '24', name: node-cidr-mask-size-ipv4}\nnetworking:\n"
+    "  podSubnet: 10.244.0.0/16\n",
+    "ExecStart=/usr/bin/kube-controller-manager --cluster-cidr 10.244.0.0/16 --node-cidr-mask-size 24\n",
+    "    command:\n    - --cluster-cidr\n    - 10.244.0.0/16\n    - --node-cidr-mask-size\n    - \"24\"\n",
+])
+def test_round7_a_node_mask_in_any_spelling(text: str) -> None:
+    assert _kube("10.244.0.0/16", "10.244.0.0/25", text) == [("24", "tool-refuses")]
+    assert _kube("10.244.0.0/16", "10.244.0.0/20", text) == [("10.244.0.0/16", "tied-length")]
+    assert _kube("10.244.0.0/16", "10.244.0.0/15", text) == []
+
+
+def test_round7_flannel_four_subnets_and_its_default() -> None:
+    conf = '{"Network": "10.244.0.0/16", "SubnetLen": 24, "Backend": {"Type": "vxlan"}}\n'
+    assert _kube("10.244.0.0/16", "10.244.0.0/23", conf) == [("24", "tool-refuses")]
+    assert _kube("10.244.0.0/16", "10.244.0.0/22", conf) == [("10.244.0.0/16", "tied-length")]
+    bare = '{"Network": "10.244.0.0/16", "Backend": {"Type": "vxlan"}}\n'
+    assert _kube("10.244.0.0/16", "10.244.0.0/23", bare) == [("10.244.0.0/16", "tied-length")]
+    assert _kube("10.244.0.0/16", "10.244.0.0/29", bare) == [("10.244.0.0/16", "tool-refuses")]
+    assert _kube("10.244.0.0/16", "10.244.0.0/15", bare) == []  # the default stays /24, more of them
+    assert _kube("10.244.0.0/16", "10.244.0.0/16".replace("244", "245"), bare) == []  # a move, same length
+
+
+def test_round7_the_default_node_mask_and_calico_blocks() -> None:
+    assert _kube("10.42.0.0/16", "10.42.0.0/20", "cluster-cidr: 10.42.0.0/16\n") == [("10.42.0.0/16", "tied-length")]
+    assert _kube("10.42.0.0/16", "10.42.0.0/15", "cluster-cidr: 10.42.0.0/16\n") == []
+    assert _kube("10.42.0.0/16", "10.42.0.0/20", "kind: KubeProxyConfiguration\nclusterCIDR: 10.42.0.0/16\n") == []
+    # a mask set in the file decides instead of the default
+    hits = list(kube_lengths(b"cluster-cidr: 10.42.0.0/16\nkube-controller-manager-arg:\n  - node-cidr-mask-size=26\n",
+                             [PrefixMove(ipaddress.ip_network("10.42.0.0/16"), ipaddress.ip_network("10.42.0.0/25"))]))
+    assert [(h.old, h.refused) for h in hits] == [("10.42.0.0/16", "tied-length")]
+    assert "node-cidr-mask-size 26 (line 3)" in str(hits[0].note) and "default" not in str(hits[0].note)
+    calico = "spec:\n  cidr: 10.244.0.0/16\n  blockSize: 26\n"
+    assert _kube("10.244.0.0/16", "10.244.0.0/22", calico) == []  # fewer blocks: borrowed, no fewer nodes
+    assert _kube("10.244.0.0/16", "10.244.0.0/27", calico) == [("26", "tool-refuses")]
+
+
+AKS_TF = ('resource "azurerm_subnet" "aks" {\n  address_prefixes = ["10.0.48.0/22"]\n}\n'
+          'resource "azurerm_kubernetes_cluster" "k" {\n  default_node_pool {\n    node_count     = 3\n'
+          '    max_pods       = 30\n    vnet_subnet_id = azurerm_subnet.aks.id\n  }\n  network_profile {\n'
+          '    network_plugin = "azure"\n  }\n}\n'
+          'resource "azurerm_kubernetes_cluster_node_pool" "user" {\n  max_count      = 10\n  max_pods       = 50\n'
+          '  vnet_subnet_id = azurerm_subnet.aks.id\n}\n')
+
+
+def test_round7_an_aks_node_subnet_too_small_for_its_pools() -> None:
+    """(3 + 1) x 31 + (10 + 1) x 51 = 685 addresses: a /22 (1019 usable) holds them, a /23 (507) not."""
+    from renamer.prefix_pools import aks_capacity
+
+    def hits(new: str, text: str) -> list[tuple[str, str | None]]:
+        move = PrefixMove(ipaddress.ip_network("10.0.48.0/22"), ipaddress.ip_network(new))
+        return [(h.old, h.refused) for h in aks_capacity(text.encode(), [move])]
+
+    assert hits("10.0.48.0/23", AKS_TF) == [("10.0.48.0/22", TIED)]
+    assert hits("10.0.48.0/21", AKS_TF) == []  # a grow
+    assert hits("10.0.48.0/23", AKS_TF.replace("max_count      = 10", "max_count      = 3")) == []  # 4*31+4*51 fits
+    overlay = AKS_TF.replace('network_plugin = "azure"', 'network_plugin = "azure"\n    network_plugin_mode = "overlay"')
+    assert hits("10.0.48.0/23", overlay) == []  # pods take no node-subnet address
+    assert hits("10.0.48.0/23", AKS_TF.replace('"azure"', '"kubenet"')) == []

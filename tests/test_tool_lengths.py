@@ -62,3 +62,41 @@ def test_a_new_length_the_tool_accepts_or_another_key() -> None:
     assert _hits("10.0.0.0/16", "10.0.0.0/14", other) == []
     # `cidr_block` outside an aws_vpc/aws_subnet block
     assert _hits("10.0.0.0/16", "10.0.0.0/14", 'locals {\n  cidr_block = "10.0.0.0/16"\n}\n') == []
+
+
+@pytest.mark.parametrize(("text", "old", "new"), [
+    ("services:\n  kube-api:\n    service_cluster_ip_range: 10.96.0.0/16\n", "10.96.0.0/16", "10.96.0.0/11"),
+    ("networking:\n  serviceNetwork:\n  - 10.96.0.0/16\n", "10.96.0.0/16", "10.96.0.0/11"),
+    ("apiVersion: cluster.x-k8s.io/v1beta1\nspec:\n  clusterNetwork:\n    services:\n      cidrBlocks: "
+     "[\"10.96.0.0/16\"]\n", "10.96.0.0/16", "10.96.0.0/11"),
+    ("apiVersion: eksctl.io/v1alpha5\nvpc:\n  cidr: 10.10.0.0/16\n", "10.10.0.0/16", "10.10.0.0/15"),
+    ('resource "google_container_cluster" "c" {\n  master_ipv4_cidr_block = "172.16.0.0/28"\n}\n',
+     "172.16.0.0/28", "172.16.0.0/29"),
+    ('vpc = aws.ec2.Vpc("v",\n    cidr_block="10.10.0.0/16")\n', "10.10.0.0/16", "10.10.0.0/15"),
+    ("ipAddresses: ec2.IpAddresses.cidr('10.10.0.0/16'),\n", "10.10.0.0/16", "10.10.0.0/15"),
+    ("aws ec2 create-subnet --vpc-id v \\\n  --cidr-block 10.10.1.0/28\n", "10.10.1.0/28", "10.10.1.0/29"),
+    ("resource s 'Microsoft.Network/virtualNetworks/subnets@2023-04-01' = {\n  properties: {\n"
+     "    addressPrefix: '10.0.3.0/29'\n  }\n}\n", "10.0.3.0/29", "10.0.3.0/30"),
+    ('{"subnets": [\n  {"name": "AzureBastionSubnet",\n   "properties": {"addressPrefix": "10.0.2.0/26"}}\n]}\n',
+     "10.0.2.0/26", "10.0.2.0/27"),
+    ("- azure_rm_subnet:\n    name: RouteServerSubnet\n    address_prefix_cidr: 10.0.4.0/27\n", "10.0.4.0/27",
+     "10.0.4.0/28"),
+    ('resource "azurerm_subnet" "s" {\n  address_prefixes = [\n    "10.0.3.0/29",\n  ]\n}\n', "10.0.3.0/29",
+     "10.0.3.0/30"),
+])
+def test_round7_a_length_the_tool_refuses_under_a_new_key(text: str, old: str, new: str) -> None:
+    assert _hits(old, new, text) == [(old, TOOL)]
+    assert _hits(old, new, text.replace(old, new)) == [(new, TOOL)]
+
+
+def test_round7_the_same_keys_where_no_rule_holds() -> None:
+    acl = "aws ec2 create-network-acl-entry --cidr-block 10.10.0.0/16 --rule-number 1\n"
+    assert _hits("10.10.0.0/16", "10.10.0.0/15", acl) == []
+    assert _hits("10.10.0.0/16", "10.10.0.0/15", "lab:\n  cidr: 10.10.0.0/16\n") == []  # no VPC, no eksctl
+    assert _hits("10.10.0.0/16", "10.10.0.0/15", "vpc:\n  cidr: 10.10.0.0/16\n") == []  # a `vpc:` not eksctl's
+    # a subnet named otherwise keeps the general /29 floor only; a firewall's grown stays valid
+    app = '{"subnets": [{"name": "app", "properties": {"addressPrefix": "10.0.1.0/26"}}]}\n'
+    assert _hits("10.0.1.0/26", "10.0.1.0/27", app) == []
+    fw = app.replace('"app"', '"AzureFirewallSubnet"')
+    assert _hits("10.0.1.0/26", "10.0.0.0/25", fw) == []
+    assert _hits("10.0.1.0/26", "10.0.1.0/27", fw) == [("10.0.1.0/26", TOOL)]

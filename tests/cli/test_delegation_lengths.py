@@ -128,8 +128,8 @@ def _flannel(root: Path) -> dict[str, object]:
 
 def test_flannel_subnet_len_is_tied_to_its_network(run: Run, tmp_path: Path) -> None:
     """/16 -> /25 and /56 -> /66: a per-node SubnetLen (24, 64) shorter than the network, which flannel
-    refuses: refused, nothing written. /16 -> /23, /56 -> /62: two /24s, four /64s: tied-length
-    residuals on both networks. /16 -> 10.44.0.0/14 (grow): written, SubnetLen still fits (checked on the
+    refuses: refused, nothing written. /16 -> /22, /56 -> /62: four /24s, four /64s: tied-length
+    residuals on both networks (round 7: /16 -> /23 leaves two, which flannel refuses). /16 -> 10.44.0.0/14 (grow): written, SubnetLen still fits (checked on the
     parsed net-conf.json)."""
     root = _repo(tmp_path, {"kube-flannel.yml": FLANNEL},
                  "10.42.0.0/16: 10.42.0.0/25, 2001:db8:42::/56: 2001:db8:42::/66")
@@ -140,12 +140,12 @@ def test_flannel_subnet_len_is_tied_to_its_network(run: Run, tmp_path: Path) -> 
         in done.stderr, done.stderr
     assert (root / "kube-flannel.yml").read_text() == FLANNEL
     root = _repo(tmp_path, {"kube-flannel.yml": FLANNEL},
-                 "10.42.0.0/16: 10.42.0.0/23, 2001:db8:42::/56: 2001:db8:42::/62")
+                 "10.42.0.0/16: 10.42.0.0/22, 2001:db8:42::/56: 2001:db8:42::/62")
     assert run(root, "sweep", "--commit").exit_code == 1
     out = run(root, "verify", "--strict").stdout
     assert "kube-flannel.yml:8:19: residual (tied-length): 10.42.0.0/16" in out, out
     assert "kube-flannel.yml:11:23: residual (tied-length): 2001:db8:42::/56" in out, out
-    assert "holds 256 /24 ranges, as 10.42.0.0/23 it would hold 2" in out, out
+    assert "holds 256 /24 subnets, as 10.42.0.0/22 it would hold 4" in out, out
     root = _repo(tmp_path, {"kube-flannel.yml": FLANNEL}, "10.42.0.0/16: 10.44.0.0/14")
     assert run(root, "sweep", "--commit").exit_code == 0
     conf = _flannel(root)

@@ -36,8 +36,10 @@ from renamer import (
     except_moves,
     except_views,
     hba_rules,
+    host_access,
     lazy_re,
     numbered_rules,
+    resolver_access,
     route_excepts,
 )
 from renamer.names import IPNetwork
@@ -214,7 +216,7 @@ def except_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]
     views = [*rules, *except_views.rules(data)]
     if _names_a_move(data, moves):  # t33-33 findings 22, 18, 08, 11: first and longest match
         wanted = {net for m in moves if m.resized for net in (m.old, m.new)}
-        for module in (acl_rules, numbered_rules, route_excepts, hba_rules):
+        for module in (acl_rules, numbered_rules, route_excepts, hba_rules, host_access, resolver_access):
             views += module.rules(data, wanted)
     seen = set()
     for included, excluded, what in views:

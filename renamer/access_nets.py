@@ -137,6 +137,12 @@ def _indent(data: bytes, start: int) -> int:
     return end - start
 
 
+
+def host_literal(head: bytes) -> re.Pattern[bytes]:
+    """`HEAD` then a number and a slash (`10.0.0.` then `54/`), not inside a longer address: the
+    literal first, its look behind after it, so that `re` skips to the literal (issue 30)."""
+    return re.compile(re.escape(head) + rb"(?<![0-9.]" + re.escape(head) + rb")([0-9]{1,3})/")
+
 class AccessNets:
     """The renamed IPv4 addresses, and the literals any network literal holding one begins with."""
 
@@ -173,8 +179,7 @@ class AccessNets:
                     break
         self.spaced = tuple(sorted(spaced))
         self.literals = tuple(sorted(literals | spaced))
-        self._host_literal = {head: re.compile(rb"(?<![0-9.])" + re.escape(head) + rb"([0-9]{1,3})/")
-                              for head in self._hosts}
+        self._host_literal = {head: host_literal(head) for head in self._hosts}
 
     def holds_literal(self, data: bytes) -> bool:
         """Does `data` hold one of the literals (the reader's own cheap test, before it is counted)?

@@ -246,9 +246,26 @@ def _pairs(section: dict[str, Any], key: str, problems: Problems,
     return pairs
 
 
+def pair_kind(old: str, new: str) -> str:
+    """Which of `renames:` keys takes `old: new` (`init --from OLD=NEW`): a pair spelled with a
+    prefix length on either side is a network move, one of addresses an address rename, the
+    rest a host rename."""
+    if "/" in old or "/" in new:
+        return "networks"
+    return "hosts" if parse_address(old) is None and parse_address(new) is None else "addresses"
+
+
 def pair_problem(old: str, new: str) -> str | None:
-    """Why `old: new` is no rename renames.hosts or renames.addresses would take (the same checks,
-    for `init --from OLD=NEW`, before anything is written), or None."""
+    """Why `old: new` is no rename renames.hosts, renames.addresses or renames.networks would take
+    (the same checks, for `init --from OLD=NEW`, before anything is written), or None."""
+    if pair_kind(old, new) == "networks":
+        why = _network_problem(old) or _network_problem(new)
+        if why is None:
+            a_net, b_net = parse_network(old), parse_network(new)
+            assert a_net is not None and b_net is not None
+            why = (f"maps IPv{a_net.version} to IPv{b_net.version}" if a_net.version != b_net.version
+                   else resize_problem(a_net, b_net))
+        return why or ("old and new are the same" if old == new else None)
     a, b = parse_address(old), parse_address(new)
     if a is None and b is None:
         why = _host_problem(old) or _host_problem(new)

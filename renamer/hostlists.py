@@ -19,7 +19,7 @@ from renamer import lazy_re
 # The bracket: numbers and ranges (with an optional ClusterShell step), at least one `-` or `,`,
 # right after a name's character (a hostlist has a prefix; YAML's `[80,443]` has none); never
 # `[0-9]` (a regular expression's class spells the same set) nor one a quantifier follows.
-BRACKET = lazy_re.compile(rb"(?<=[A-Za-z0-9._-])\[(?![0-9]-[0-9]\])(?=[0-9,/-]*[-,])"
+BRACKET = lazy_re.compile(rb"\[(?<=[A-Za-z0-9._-]\[)(?![0-9]-[0-9]\])(?=[0-9,/-]*[-,])"
                      rb"(?P<body>[0-9]+(?:-[0-9]+(?:/[0-9]+)?)?(?:,[0-9]+(?:-[0-9]+(?:/[0-9]+)?)?)*)\](?![*+?{])")
 # One item of the body: `7`, `01-05`, `1-9/2`.
 _ITEM = lazy_re.compile(rb"(?P<first>[0-9]+)(?:-(?P<last>[0-9]+)(?:/(?P<step>[0-9]+))?)?")

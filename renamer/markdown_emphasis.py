@@ -50,7 +50,7 @@ def closes(data: bytes, start: int, end: int, count: int, char: bytes = b"*") ->
 
 
 # a run of underscores closing right after a name character, followed by no name character
-_UNDERSCORE_CLOSE = lazy_re.compile(rb"(?<=[A-Za-z0-9.-])_{1,3}(?![A-Za-z0-9_])")
+_UNDERSCORE_CLOSE = lazy_re.compile(rb"_(?<=[A-Za-z0-9.-]_)_{0,2}(?![A-Za-z0-9_])")
 
 
 def underscore_closers(data: bytes) -> list[tuple[int, int]]:

@@ -34,6 +34,7 @@ from renamer import (
     data_records,
     declared_patterns,
     ellipsis_lists,
+    except_blocks,
     foreign_names,
     formatted_names,
     host_access,
@@ -311,9 +312,10 @@ class Matcher:
             if isinstance(old_net, ipaddress.IPv4Network):
                 octets = str(old_net.network_address).split(".")[: max(1, old_net.prefixlen // 8)]
                 needles.append(".".join(octets).encode())
-                if new_net.prefixlen != old_net.prefixlen:
+                if new_net != old_net:
                     # A swept file names the new network only: a mask residual it holds must be read
-                    # again (prefix_moves.length_hits; break-it round 20p: verify forgot it).
+                    # again (prefix_moves.length_hits; break-it round 20p: verify forgot it), and a
+                    # winning deny over it (except_blocks.into_hits, round 7).
                     octets = str(new_net.network_address).split(".")[: max(1, new_net.prefixlen // 8)]
                     needles.append(".".join(octets).encode())
                 needles += [b"in-addr.arpa", b"IN-ADDR.ARPA"]
@@ -603,6 +605,9 @@ class Matcher:
             found = self._allowed_gaps(data, found)
         if self._resized:
             found = self._with_pools(data, found)
+        elif self._moves:  # a move of one length into a network a winning deny covers (round 7)
+            found = self._merged_hits(found, list(except_blocks.into_hits(data, self._moves)))
+        if self._resized:
             # `-s 10.0.48.0/24 -j NETMAP --to 172.31.5.0/24`: a 1:1 map's other side keeps its length
             found = nat_maps.held(data, found, self._moves)
             # `for i in range(150, 160)` ... `10.0.48.{i}` under a shrink: addresses outside (t31-33 25)
@@ -654,7 +659,12 @@ class Matcher:
         """Pools, bounds and sets tied to a resized network by a key of their own (prefix_pools.py,
         prefix_lists.py: t26-33 findings 05, 06, 08, 10, 11, 20): each hit takes the place of any
         match over it (a prefix-list entry's network is left with its bounds, never alone)."""
-        hits = [*prefix_pools.pool_hits(data, self._moves), *prefix_lists.list_hits(data, self._moves)]
+        hits = [*prefix_pools.pool_hits(data, self._moves), *prefix_lists.list_hits(data, self._moves),
+                *except_blocks.into_hits(data, self._moves)]
+        return self._merged_hits(matches, hits)
+
+    def _merged_hits(self, matches: list[Match], hits: list[prefix_moves.LengthHit]) -> list[Match]:
+        """Each hit in the place of any match over it."""
         if not hits:
             return matches
         hits.sort(key=lambda h: h.start)

@@ -57,7 +57,7 @@ _OWN_NAME = re.compile(
     rb"[ \t]*(?:\|[^}]*)?-?\}\}"
     rb"|\$\([ \t]*(?:hostname(?:[ \t]+-[sfA-Za-z-]+)?|uname[ \t]+-n|cat[ \t]+/etc/hostname)[ \t]*\)"
     rb"|`[ \t]*(?:hostname|uname[ \t]+-n)[^`]*`"
-    rb"|\$\{?HOSTNAME\}?|(?<!%)%[Hl](?![A-Za-z0-9_])"
+    rb"|\$\{?HOSTNAME\}?|%(?<!%%)[Hl](?![A-Za-z0-9_])"
     rb"|config\.networking\.(?:hostName|fqdn)|\{(?:hostname|fqdn)\}|%\{(?:::)?(?:facts\.)?(?:hostname|fqdn)\}"
     # Python's, Node's and Go's (break-it round 19, finding 4:
     # `f"/mnt/nas/snapshots/{socket.gethostname()}"`)

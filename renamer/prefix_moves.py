@@ -339,7 +339,8 @@ _KEY_NAME = lazy_re.compile(rb"[ \t]*(?:-[ \t]+)?:?[\"']?([A-Za-z0-9_.-]+)[\"']?
 # tail, `lab_bits`, `LAN_LEN`, pairs by the name only)
 _NAMED = lazy_re.compile(rb"(.*?[A-Za-z0-9])(?:[_.-]|(?=[A-Z]))((?i:" + _WORDS + rb"|" + length_keys.WEAK
                     + rb"|wildcard|"
-                    rb"ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet))"
+                    rb"ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet"
+                    rb"|(?:default[_-]?)?(?:gateway|gw)))"
                     rb"(?i:[_-]?(?:ipv6|ipv4|v6|v4|6|4))?")
 # A gateway word just before an address: no mask on its line is its network's (`route add -net
 # 10.5.0.0 gw 10.9.0.1 netmask 255.255.255.0` is 10.5.0.0's).
@@ -929,7 +930,7 @@ def _paired(data: bytes, line_start: int, found: _Found, text: str = "") -> str 
     where exactly one does and holds one address; else None."""
     key = _KEY_NAME.match(data, line_start)
     name = _NAMED.fullmatch(key.group(1)) if key is not None else None
-    if name is None or _ADDRESS_WORD.fullmatch(name.group(2)):
+    if name is None or _ADDRESS_WORD.fullmatch(name.group(2)) or _GATEWAY_WORD.fullmatch(name.group(2)):
         return None
     own = name.group(1).lower()
     stanza = found.stanzas.around(line_start)
@@ -942,13 +943,19 @@ def _paired(data: bytes, line_start: int, found: _Found, text: str = "") -> str 
     else:
         spans = [_line_span(data, line_start)]
     addresses = []
+    gateways = []
     for s, e in spans:
         other = _KEY_NAME.match(data, s)
         parts = _NAMED.fullmatch(other.group(1)) if other is not None else None
-        if parts is None or parts.group(1).lower() != own or not _ADDRESS_WORD.fullmatch(parts.group(2)):
+        if parts is None or parts.group(1).lower() != own:
             continue
         assert other is not None
-        addresses += [(t, prefix_spellings.key_family(other.group(1))) for _, _, t in found.within(s, e)]
+        named = [(t, prefix_spellings.key_family(other.group(1))) for _, _, t in found.within(s, e)]
+        if _ADDRESS_WORD.fullmatch(parts.group(2)):
+            addresses += named
+        elif _GATEWAY_WORD.fullmatch(parts.group(2)):
+            gateways += named
+    addresses = addresses or gateways  # the gateway's network only where no address of the name stands
     # `LAN_PREFIX6` is `LAN_ADDRESS6`'s, `LAN_PREFIX` `LAN_ADDRESS`'s where both stand (finding 17)
     assert key is not None
     family = prefix_spellings.length_family(key.group(1), text) if text else None
@@ -982,6 +989,10 @@ def _indexed(data: bytes, line_start: int, found: _Found) -> str | None:
 _PAIRED_LINES = 2000  # a file longer than this is a dump: a key's pair is looked for in its stanza only
 _ADDRESS_WORD = lazy_re.compile(
     rb"(?i)ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet")
+# A gateway's key of the same name (`core_ipv4_gateway` beside `core_ipv4_prefix: 21`, ironicbadger/
+# infra's group_vars): a gateway is on the network it serves, so where no address key of the name
+# stands, the length is its network's.
+_GATEWAY_WORD = lazy_re.compile(rb"(?i)(?:default[_-]?)?(?:gateway|gw)")
 
 
 # -- reverse zones of any length (issue 33 item 3) -----------------------------------------------

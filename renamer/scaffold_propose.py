@@ -12,8 +12,9 @@ from renamer.allowlist import RecordClass
 from renamer.allowlist_load import load_allowlists
 from renamer.classify import FILE_DATE, PathPatterns, literal_pattern
 from renamer.config import DEFAULT_MAX_FILE_SIZE
+from renamer.config_renames import pair_kind
 from renamer.match import Matcher
-from renamer.names import parse_address
+from renamer.names import parse_network
 from renamer.preset_folders import PresetClaims, live_by_content
 from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern
 from renamer.scaffold_live import Copies, copies_in_live, live_folders, named_folders
@@ -27,9 +28,10 @@ from renamer.sweep.content import read_content
 def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlist_rel: str) -> Proposal:
     """Every file holding an old value lands in exactly one place: current, a record class
     (a history folder, test fixtures, the preset, a dated name), or the unclassified list."""
-    hosts = [(o, n) for o, n in pairs if parse_address(o) is None]
-    addresses = [(o, n) for o, n in pairs if parse_address(o) is not None]
-    matcher = Matcher(hosts, addresses)
+    hosts = [(o, n) for o, n in pairs if pair_kind(o, n) == "hosts"]
+    addresses = [(o, n) for o, n in pairs if pair_kind(o, n) == "addresses"]
+    networks = [(parse_network(o), parse_network(n)) for o, n in pairs if pair_kind(o, n) == "networks"]
+    matcher = Matcher(hosts, addresses, [(o, n) for o, n in networks if o is not None and n is not None])
     git = vcs_command.is_git(root)
     files = vcs_listing.listed_files(root, ignored=False)[0] if git else ignore.walk(root)[0]
     records_common = load_allowlists((shipped("allowlists") / "records-common.yaml",), str).records

@@ -5,15 +5,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from renamer.config_renames import pair_kind
 from renamer.formats.yaml_edit import scalar
-from renamer.names import parse_address
 from renamer.scaffold_place import BACKUPS_CLASS, FIXTURES_CLASS, Proposal
 from renamer.words import plural
 
 
 def render_config(name: str, pairs: list[tuple[str, str]], allowlist_rel: str, today: dt.date) -> str:
-    hosts = [(o, n) for o, n in pairs if parse_address(o) is None]
-    addresses = [(o, n) for o, n in pairs if parse_address(o) is not None]
+    hosts = [(o, n) for o, n in pairs if pair_kind(o, n) == "hosts"]
+    addresses = [(o, n) for o, n in pairs if pair_kind(o, n) == "addresses"]
+    networks = [(o, n) for o, n in pairs if pair_kind(o, n) == "networks"]
     lines = ["# Written by `renamer init`; see the README for every key.", "version: 1",
              f"name: {scalar(name)}",
              f"cutover: {today.isoformat()}   # dated records up to this day keep old names", "renames:"]
@@ -21,6 +22,9 @@ def render_config(name: str, pairs: list[tuple[str, str]], allowlist_rel: str, t
     lines += [f"    {scalar(o)}: {scalar(n)}" for o, n in hosts]
     lines.append("  addresses:" if addresses else "  addresses: {}")
     lines += [f"    {scalar(o)}: {scalar(n)}" for o, n in addresses]
+    if networks:  # every address inside keeps its host offset (matching.md, "Networks of another length")
+        lines.append("  networks:")
+        lines += [f"    {scalar(o)}: {scalar(n)}" for o, n in networks]
     lines += ["options:", "  derived_names: false", "  variants: false",
               f"allowlist: {scalar(allowlist_rel)}", ""]
     return "\n".join(lines)

@@ -132,7 +132,7 @@ class Scopes:
 
     def spans(self, rel: str, data: bytes) -> list[tuple[int, int]]:
         """The namespace values `data` (the file `rel`) sets on a SealedSecret it applies."""
-        if _GATE.search(data) is None:
+        if b"amespace" not in data or _GATE.search(data) is None:  # `in` first: a fast scan
             return []
         out: list[tuple[int, int]] = []
         if posixpath.basename(rel) in KUSTOMIZATIONS:

@@ -23,6 +23,25 @@ from pathlib import Path
 from renamer import lazy_re
 
 HELD = "state-name"
+# What a `state-name` residual's note ends with: what to do. The compose and Helm advice only where
+# the note speaks of a compose project or volume, or of a Helm release; a node, a workspace or an
+# archive name gets the general advice (a Proxmox node's note spoke of compose volumes).
+GENERIC_HINT = ("a name that keys state kept outside the repo (the note says whose): renamed, the tool "
+                "that keeps that state no longer finds it under the new name and starts new, empty "
+                "state beside the old; move or rename the state first (the tool's own way), or pin the "
+                "old name where the tool allows it, then edit it by hand; or keep it with a keep rule "
+                "(`keep_paths` for a folder)")
+COMPOSE_HINT = ("a name that keys state kept outside the repo (a compose project's: its compose "
+                "file's folder, `name:`, COMPOSE_PROJECT_NAME, `-p`; a compose volume's `name:`): renamed, "
+                "the next `docker compose up` starts new, empty volumes beside the old containers; move "
+                "the data first (copy each volume into the new one), or pin the old name (`name: OLD` in "
+                "the compose file), then edit it by hand; or keep it with a keep rule (`keep_paths` for "
+                "a folder)")
+HELM_HINT = ("a name that keys state kept outside the repo (a Helm release's: Helm keeps the release's "
+             "history and objects by it): renamed, the next apply installs a second release, with "
+             "empty volume claims, beside "
+             "the old one; uninstall or migrate the old release first, or pin the old name, then edit "
+             "it by hand; or keep it with a keep rule")
 COMPOSE_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
 _PROJECT = ("the compose project's name: it prefixes the stack's containers, networks and named volumes "
             "(`NAME_data`)")
@@ -88,6 +107,16 @@ _OBJECT_KEY = lazy_re.compile(rb'(?m)^[ \t]*(?P<k>key|name)[ \t]*=[ \t]*"(?P<v>[
 _OBJECT_NOTE = ("an object-store object's key (`{type}`): the object is stored under it outside the repo, "
                 "where no sweep moves it; renamed alone, the block reads or writes another object (a read "
                 "fails, a restore finds nothing); move the object first, or keep the key")
+
+
+def hint(note: str) -> str:
+    """The advice a `state-name` residual's note ends with, for the state its note names."""
+    lowered = note.lower()
+    if "compose" in lowered:
+        return COMPOSE_HINT
+    if "helm" in lowered:
+        return HELM_HINT
+    return GENERIC_HINT
 
 
 def is_compose(rel: str, data: bytes) -> bool:

@@ -15,7 +15,8 @@ from renamer.scaffold_render import summary
 
 @click.command()
 @click.option("--from", "pairs", multiple=True, required=True, metavar="OLD=NEW",
-              help="A rename, host name or address; repeat for more.")
+              help="A rename: host names, addresses or networks (a network of any length: "
+                   "10.0.48.0/24=10.0.48.0/22); repeat for more.")
 @click.option("--name", default=None, help="Migration name (default: <first new name>-move).")
 @click.option("--force", is_flag=True, help="Overwrite an existing renamer.yaml and allowlist.")
 @common_options
@@ -41,6 +42,7 @@ def init(ctx: click.Context, pairs: tuple[str, ...], name: str | None, force: bo
     Examples:
       renamer init --from ana-ml2=fv-ml1 --from 10.250.50.54=10.251.50.54
       renamer init --from ana-ml2=fv-ml1 --name fv-ml1-move --force
+      renamer init --from 192.168.40.0/24=192.168.40.0/22 --from db01=db02
     """
     options = settings(ctx)
     root = repo_root(options.repo, Path.cwd())

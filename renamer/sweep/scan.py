@@ -326,12 +326,7 @@ REFUSED_HINTS = {
                   "(`systemd-escape -p --suffix=mount NEW`: a `-` becomes `\\x2d`) with the path and every "
                   "reference to the unit (`Requires=`, `systemctl enable`, `.wants/` links, a deploy task's "
                   "`dest:`), and stop the old unit on the machine; or keep it with a keep rule"),
-    "state-name": ("a name that keys state kept outside the repo (a compose project's: its compose "
-                   "file's folder, `name:`, COMPOSE_PROJECT_NAME, `-p`; a compose volume's `name:`; a "
-                   "Helm release's): renamed, the next `docker compose up` or apply starts "
-                   "new, empty volumes beside the old containers; move the data first (copy each volume into "
-                   "the new one), or pin the old name (`name: OLD` in the compose file), then edit it by "
-                   "hand; or keep it with a keep rule (`keep_paths` for a folder)"),
+    "state-name": state_names.GENERIC_HINT,
     "identity": ("a Kubernetes object's identity (`metadata.name` of any kind, a StatefulSet's "
                  "`serviceName` and volume claim templates, a `claimName`, a kustomize patch's target, a "
                  "field naming another object or its namespace, a chart value or generator parameter naming "
@@ -674,7 +669,7 @@ class FileScanner:
         if new_path is not None and ".tfstate" in rel:  # `state/pug.tfstate`: a kept backend path reads it
             note = state_file_note(rel, new_path)
             if note is not None:
-                why = f"{note}; {REFUSED_HINTS[state_names.HELD]}"
+                why = f"{note}; {state_names.hint(note)}"
                 new_path = None
                 path_refs = [replace(r, reason=state_names.HELD, note=why)
                              if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
@@ -1007,7 +1002,8 @@ class FileScanner:
                 note = f"{m.note}; {KEPT_NOTES[m.kept]}" if m.note else KEPT_NOTES[m.kept]
                 refs.append(self._reference(rel, lines, m, spots[i], KEPT, m.kept, note, where))
             elif m.refused is not None:
-                hint = REFUSED_HINTS[m.refused]
+                hint = (state_names.hint(m.note or "") if m.refused == state_names.HELD
+                        else REFUSED_HINTS[m.refused])
                 refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, m.refused,
                                             f"{m.note}; {hint}" if m.note else hint, where))
             elif roles is not None and roles[i] in ("identifier", "code"):
@@ -1272,7 +1268,7 @@ class FileScanner:
                                                                         self.project.config.terraform_dirs)
             note = self._project_folders[folder]
             if note is not None:
-                why = f"{note}; {REFUSED_HINTS[state_names.HELD]}"
+                why = f"{note}; {state_names.hint(note)}"
                 return None, [replace(r, reason=state_names.HELD, note=why)
                               if r.status == RESIDUAL and r.reason is None else r for r in refs]
         return new_path, refs

@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from tests.testing.repos import Run, make_repo, snapshot
+from tests.testing.sshd import config_test
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
 
@@ -132,10 +133,8 @@ def test_exclusions_in_other_tools_grammars_a_shrink_makes_cover_the_network_ref
 
 
 def _sshd_password(config: Path, key: Path, address: str) -> str:
-    done = subprocess.run(["/usr/sbin/sshd", "-T", "-f", str(config), "-h", str(key), "-C",
-                           f"addr={address},user=u,host=h,laddr={address},lport=22"],
-                          capture_output=True, text=True, check=True)
-    return next(line.split()[1] for line in done.stdout.splitlines() if line.startswith("passwordauthentication"))
+    settings = config_test(config, key, f"addr={address},user=u,host=h,laddr={address},lport=22")
+    return next(line.split()[1] for line in settings.splitlines() if line.startswith("passwordauthentication"))
 
 
 def _first(rows: list[tuple[str, ...]], address: str) -> str | None:

@@ -66,6 +66,49 @@ def test_init_rejects_bad_pairs(repo, run) -> None:
     assert not (root / "renamer.yaml").exists()
 
 
+NETWORK_LAYOUT = {
+    "inventory/hosts.yml": "all:\n  hosts:\n    db01: {ansible_host: 192.168.40.20}\n    gw: {ansible_host: 192.168.40.1}\n",
+    "netplan/01-lan.yaml": "network:\n  ethernets:\n    eno1:\n      addresses: [192.168.40.20/24]\n",
+    "notes/2026-01-10-outage.md": "db01 (192.168.40.20) lost power\n",
+    "other/readme.md": "nothing of the old network: 192.168.41.7\n",
+}
+
+
+def test_init_takes_a_network_move_of_any_length(repo, run) -> None:
+    """`--from NET=NET` is a network move (renames.networks), found where addresses inside it stand."""
+    root = repo(NETWORK_LAYOUT, config=None, allowlist=None)
+    result = run(root, "init", "--from", "192.168.40.0/24=192.168.40.0/22", "--from", "db01=db02")
+    assert result.exit_code == 0, result.stderr
+    config = (root / "renamer.yaml").read_text()
+    assert "  networks:\n    192.168.40.0/24: 192.168.40.0/22\n" in config
+    assert "  hosts:\n    db01: db02\n" in config
+    allowlist = next((root / "allowlists").iterdir()).read_text()
+    assert "  - inventory/**\n" in allowlist and "  - netplan/**\n" in allowlist
+    assert "other" not in allowlist  # 192.168.41.7 is outside the old network
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
+    dry = run(root, "sweep", "--dry-run")
+    assert "+      addresses: [192.168.40.20/22]" in dry.stdout, dry.stdout
+    assert "-db01 (192.168.40.20) lost power" not in dry.stdout  # a dated note: a record
+    moved = run(root, "init", "--force", "--from", "10.0.48.0/24=10.9.0.0/24")
+    assert moved.exit_code == 0, moved.stderr
+    assert "10.0.48.0/24: 10.9.0.0/24" in (root / "renamer.yaml").read_text()
+
+
+def test_init_rejects_network_moves_the_configuration_would_refuse(repo, run) -> None:
+    root = repo(NETWORK_LAYOUT, config=None, allowlist=None)
+    for pair, message in (
+        ("192.168.40.5/24=192.168.40.0/22", "invalid network '192.168.40.5/24'"),  # host bits set
+        ("192.168.40.0/24=fd00::/64", "maps IPv4 to IPv6"),
+        ("192.168.40.0/24=192.168.40.128/25", "overlaps"),
+        ("192.168.40.0/24=192.168.40.0/24", "old and new are the same"),
+        ("192.168.40.0/24=db02", "invalid network 'db02'"),
+    ):
+        result = run(root, "init", "--from", pair)
+        assert result.exit_code == 2 and message in result.stderr, (pair, result.stderr)
+        assert "Traceback" not in result.stderr
+    assert not (root / "renamer.yaml").exists()
+
 # -- the proposal against a careful human's allowlist -----------------------------------------
 
 def _classes(root: Path, allowlist: Path, files: list[str]) -> dict[str, str]:

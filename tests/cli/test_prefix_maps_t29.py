@@ -27,6 +27,7 @@ import pytest
 
 from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run, snapshot
+from tests.testing.sshd import config_test
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
 
@@ -46,9 +47,8 @@ def _sshd(root: Path, tmp_path: Path, address: str) -> str:
     key = tmp_path / "hostkey"
     if not key.exists():
         subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
-    done = subprocess.run(["/usr/sbin/sshd", "-T", "-f", str(root / "sshd_config"), "-h", str(key),
-                           "-C", f"user=alice,host=h,addr={address}"], capture_output=True, text=True, check=True)
-    return next(line for line in done.stdout.splitlines() if line.startswith("passwordauthentication"))
+    settings = config_test(root / "sshd_config", key, f"user=alice,host=h,addr={address}")
+    return next(line for line in settings.splitlines() if line.startswith("passwordauthentication"))
 
 
 @pytest.mark.parametrize("networks", ["10.0.48.0/24: 10.20.0.0/22", "10.0.48.0/24: 10.0.48.0/22",

@@ -55,6 +55,13 @@ def test_compose_project_names_are_held_and_the_rest_follows(repo: Repo, run: Ru
     assert places(root, run, "identity") == [("k8s/db.yaml", 4), ("k8s/db.yaml", 9), ("k8s/db.yaml", 12)]
     notes = "\n".join(f["note"] for f in json.loads(done.stdout)["findings"] if f.get("reason") == "state-name")
     assert "its named volumes (`pug_pgdata`) are created anew, empty" in notes
+    # each note's advice fits its state: compose volumes for a compose name, the release for Helm's
+    by_place = {(f["path"], f["line"]): f["note"] for f in json.loads(done.stdout)["findings"]
+                if f.get("reason") == "state-name"}
+    assert "copy each volume" in by_place[("hosts/pug/compose.yaml", 0)]
+    assert "copy each volume" in by_place[("deploy.sh", 1)]
+    assert "second release" in by_place[("helmfile.yaml", 2)]
+    assert "copy each volume" not in by_place[("helmfile.yaml", 2)]
     assert run(root, "sweep", "--commit").exit_code == 1  # left for a decision, the rest applied
     # the folder is held whole (its nginx.conf too), its contents follow
     assert (root / "hosts/pug/compose.yaml").read_text() == VOLUMES.replace("hostname: pug", "hostname: wolf")

@@ -45,6 +45,15 @@ def _keygen(path: Path) -> None:
                    check=True)
 
 
+def config_test(config: Path, host_key: Path, connection: str) -> str:
+    """`sshd -T` of `config` for one connection (`user=u,host=h,addr=A`): the settings sshd would apply.
+    Its privilege-separation folder first: sshd -T refuses to run without it, and a worker that ran
+    no other sshd test has none (a fresh machine's /run is empty)."""
+    Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)
+    return subprocess.run(["/usr/sbin/sshd", "-T", "-f", str(config), "-h", str(host_key), "-C", connection],
+                          capture_output=True, text=True, check=True).stdout
+
+
 def start_sshd(folder: Path, extra: str = "") -> SshServer:
     sshd = shutil.which("sshd") or "/usr/sbin/sshd"
     if not os.path.exists(sshd):

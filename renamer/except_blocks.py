@@ -38,10 +38,12 @@ from renamer import (
     except_moves,
     except_views,
     hba_rules,
+    host_access,
     lazy_re,
     named_objects,
     numbered_rules,
     policy_denies,
+    resolver_access,
     route_excepts,
 )
 from renamer.names import IPNetwork
@@ -49,7 +51,8 @@ from renamer.prefix_moves import LengthHit, PrefixMove
 
 TOOL = "tool-refuses"  # as prefix_pools.TOOL
 # the readers of rules whose order, priority or kind decides (t33-33 findings 22, 18, 08, 11; round 7)
-_ORDERED = (acl_rules, numbered_rules, route_excepts, hba_rules, deny_rules, policy_denies, named_objects)
+_ORDERED = (acl_rules, numbered_rules, route_excepts, hba_rules, deny_rules, policy_denies, named_objects,
+            host_access, resolver_access)
 
 # An exclusion key at a line's start (a block mapping's key), or after `{` / `,` (a flow mapping,
 # JSON): Kubernetes' and Cilium's `except` (of `cidr`), Calico's `notNets` (of `nets`), Istio's

@@ -236,3 +236,4 @@ def rules(data: bytes) -> Iterator[Rule]:
 
 
 block = _block  # the `{ }` around a place, for except_moves.py (t33-33 finding 23)
+key_lists = _key_lists  # a key's `!` list, for resolver_access.py's continued lines

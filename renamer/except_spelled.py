@@ -170,6 +170,9 @@ _HAPROXY = lazy_re.compile(rb"(?m)^[ \t]*(http-request|tcp-request[ \t]+(?:conne
                       rb"(deny|reject|tarpit|silent-drop|allow|accept)\b[^\n]*?[ \t]if[ \t]+"
                       rb"([^\n#]*?)[ \t]*\r?$")
 _SECTION = lazy_re.compile(rb"(?m)^(?:frontend|backend|listen|defaults|global)\b")
+_USE_BACKEND = lazy_re.compile(rb"(?m)^[ \t]*use_backend[ \t]+(\S+)[ \t]+(if|unless)[ \t]+([^\n#]*?)"
+                               rb"[ \t]*\r?$")
+BACKENDS = "HAProxy's earlier `use_backend` of another backend, the first match deciding"
 _INLINE = lazy_re.compile(rb"\{[ \t]*(?:src|dst)[ \t]+([^{}]*)\}")
 
 
@@ -213,6 +216,23 @@ def _named(data: bytes, start: int, end: int, lines: re.Pattern[bytes], what: st
             yield included, denied[0], what
 
 
+def _backends(data: bytes, start: int, end: int) -> Iterator[Rule]:
+    """`use_backend A if { src E }` (or an ACL of E) before `use_backend B if { src C }`: the first
+    `use_backend` whose condition holds picks the backend, so E's clients never reach B."""
+    acls: dict[bytes, Spans] = {}
+    for x in _ACL.finditer(data, start, end):
+        acls.setdefault(x.group(1), []).extend(nets(data, x.start(2), x.end(2)))
+    rows = [(y.group(1), _terms(data, y.start(3), y.end(3), acls) if y.group(2) == b"if" else None)
+            for y in _USE_BACKEND.finditer(data, start, end)]
+    for i, (backend, terms) in enumerate(rows):
+        if terms is None or len(terms) != 1:
+            continue  # a condition of several terms ANDed takes out only what all of them hold
+        included = [net for other, later in rows[i + 1:] if other != backend
+                    for term in later or [] for _, _, net in term]
+        if included:
+            yield included, terms[0], BACKENDS
+
+
 def _acls(data: bytes) -> Iterator[Rule]:
     if b"_access" in data:
         yield from _named(data, 0, len(data), _SQUID, SQUID)
@@ -221,6 +241,10 @@ def _acls(data: bytes) -> Iterator[Rule]:
         for start, end in zip(starts, [*starts[1:], len(data)], strict=True):
             yield from _named(data, start, end, _HAPROXY,
                               "HAProxy's `deny if` an ACL before the `allow if` of the whole")
+    if b"use_backend" in data:
+        starts = [x.start() for x in _SECTION.finditer(data)] or [0]
+        for start, end in zip(starts, [*starts[1:], len(data)], strict=True):
+            yield from _backends(data, start, end)
 
 
 # -- first-match tables: Postfix cidr, pg_hba ---------------------------------------------------------
@@ -378,7 +402,7 @@ def rules(data: bytes) -> Iterator[Rule]:
         yield from _except_words(data)
     if b"geo" in data:
         yield from _geo(data)
-    if b"acl" in data:
+    if b"acl" in data or b"use_backend" in data:
         yield from _acls(data)
     if _VERDICT.search(data) is not None:
         yield from _tables(data)

@@ -37,6 +37,7 @@ from renamer import (
     except_blocks,
     foreign_names,
     formatted_names,
+    host_access,
     host_ranges,
     host_roles,
     host_sets,
@@ -318,6 +319,9 @@ class Matcher:
                     octets = str(new_net.network_address).split(".")[: max(1, new_net.prefixlen // 8)]
                     needles.append(".".join(octets).encode())
                 needles += [b"in-addr.arpa", b"IN-ADDR.ARPA"]
+                twin = host_access.sibling(old_net)  # an AllowedIPs list computed around it (issue 33)
+                if twin is not None:
+                    needles.append(str(twin).encode())
             else:
                 needles += [b":", b"ip6.arpa", b"IP6.ARPA"]
         if self._v6_addresses:
@@ -597,6 +601,8 @@ class Matcher:
             found = self._classless_routes(data, found)
         if self._moves and (rpz_triggers.NEEDLE in data or b"RPZ-" in data):
             found = self._rpz_triggers(data, found)
+        if self._moves and host_access.GAP_KEY.search(data) is not None:  # issue 33, round 7
+            found = self._allowed_gaps(data, found)
         if self._resized:
             found = self._with_pools(data, found)
         elif self._moves:  # a move of one length into a network a winning deny covers (round 7)
@@ -751,6 +757,15 @@ class Matcher:
         added = [Match(t.start, t.end, t.old, t.new, "network", refused=t.refused, note=t.note)
                  for t in found]
         return sorted([*kept, *added], key=lambda m: m.start)
+
+    def _allowed_gaps(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """A WireGuard AllowedIPs list computed around a moved network, one of whose entries the new
+        network overlaps (host_access.gaps): a `supernet` residual at that entry."""
+        starts = [m.start for m in matches]
+        added = [Match(g.start, g.end, g.text, g.text, "network", refused="supernet", note=g.note)
+                 for g in host_access.gaps(data, self._moves)
+                 if not _overlaps(matches, starts, g.start, g.end)]
+        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
     def _classless_names(self, data: bytes, matches: list[Match]) -> list[Match]:
         """An RFC 2317 classless name of a moved network the address rules find no address in

@@ -53,6 +53,21 @@ def test_squid_and_haproxy_a_deny_of_one_acl_before_the_allow() -> None:
     assert _read(haproxy) == []  # another section's allow, an `||`
 
 
+def test_haproxy_an_earlier_use_backend_of_another_backend() -> None:
+    """The first `use_backend` whose condition holds picks the backend (issue 33, round 7)."""
+    inline = ("frontend f\n  use_backend p if { src 10.0.48.0/25 }\n  use_backend lan if { src 10.0.48.0/24 }\n"
+              "  default_backend other\n")
+    assert _read(inline) == [(["10.0.48.0/24"], ["10.0.48.0/25"])]
+    named = ("frontend f\n  acl p src 10.0.48.0/25\n  acl lan src 10.0.48.0/24\n  use_backend p if p\n"
+             "  use_backend lan if lan\n")
+    assert _read(named) == [(["10.0.48.0/24"], ["10.0.48.0/25"])]
+    assert _read(named.replace("use_backend p if p", "use_backend lan if p")) == []  # the same backend
+    assert _read(named.replace("if p\n", "unless p\n")) == []  # `unless`: not the network
+    assert _read(named.replace("use_backend p if p", "use_backend p if p || lan")) == []
+    later = ("frontend f\n  use_backend lan if { src 10.0.48.0/24 }\n  use_backend p if { src 10.0.48.0/25 }\n")
+    assert _read(later) == [(["10.0.48.0/25"], ["10.0.48.0/24"])]  # the wider first: it takes the /25's
+
+
 def test_first_match_tables() -> None:
     assert _read("10.0.48.0/25 REJECT\n10.0.48.0/24 OK\n10.0.48.0/26 DUNNO\n") == [(["10.0.48.0/24"], ["10.0.48.0/25"])]
     hba = "host db1 all 10.0.48.0/25 reject\nhost db2 all 10.0.48.0/24 md5\nhost db1 all 10.0.48.0/24 md5\n"

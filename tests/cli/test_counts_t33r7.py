@@ -172,3 +172,115 @@ def test_a_vcl_negated_entry_a_shrink_makes_the_whole_network_refuses(run: Run, 
     assert compiled.returncode != 0 and "Conflicting ACL entries" in compiled.stderr + compiled.stdout
     root = _repo(tmp_path, {"default.vcl": by_hand.read_text()}, "10.0.48.0/24: 10.0.48.0/25")
     _verify_fails(run, root, "default.vcl:14:7: residual (tool-refuses)")
+
+
+# -- theme 2: counts under more names, and in other markups' tables ---------------------------------
+
+RECORD = ("subnets:\n  - name: lab\n    cidr: 10.0.48.0/24\n    hosts: 254\n    max_hosts: 254\n"
+          "    num_addresses: 256\n    usable_host_count: 254\n    ipCapacity: 256\n    subnet_size: 256\n"
+          "    size: 256\n    capacity: 254\n    vlan: 48\n    hosts_in_use: 37\n")
+GRID = ("Networks\n========\n\n+-------+--------------+--------------+-------+\n"
+        "| Name  | Network      | Usable hosts | Bits  |\n+=======+==============+==============+=======+\n"
+        "| lab   | 10.0.48.0    | 254          | 24    |\n+-------+--------------+--------------+-------+\n"
+        "| wan   | 192.0.2.0/24 | 254          | 24    |\n+-------+--------------+--------------+-------+\n")
+SIMPLE = ("Networks\n========\n\n=====  ============  ============  ======\nName   Network       Usable hosts  Prefix\n"
+          "=====  ============  ============  ======\nlab    10.0.48.0     254           /24\n"
+          "=====  ============  ============  ======\n")
+LIST_TABLE = ("Networks\n========\n\n.. list-table:: Subnets\n   :header-rows: 1\n\n   * - Name\n     - Network\n"
+              "     - Hosts\n     - Addresses\n   * - lab\n     - 10.0.48.0/24\n     - 254\n     - 256\n")
+ADOC = ('= Networks\n\n[cols="1,1,1,1",options="header"]\n|===\n|Name |Network |Usable hosts |Prefix\n'
+        "|lab |10.0.48.0 |254 |24\n|===\n\n|===\n|Name |Network |Hosts\n\n|lab\n|10.0.48.0/24\n|254\n|===\n")
+HTML = ("<table>\n<tr><th>Name</th><th>Network</th><th>Max hosts</th><th>Capacity</th></tr>\n"
+        "<tr><td>lab</td><td>10.0.48.0/24</td><td>254</td><td>256</td></tr>\n</table>\n")
+
+
+def _docutils_reads(text: str) -> None:
+    import docutils.core
+    import docutils.utils
+
+    docutils.core.publish_doctree(text, settings_overrides={"halt_level": 2, "report_level": 2})
+    with pytest.raises(docutils.utils.SystemMessage):  # the check would see a broken table
+        docutils.core.publish_doctree(text.replace("| 1022         |", "| 1022          |"),
+                                      settings_overrides={"halt_level": 2, "report_level": 2})
+
+
+def test_counts_under_names_read_by_their_words_follow_and_bare_sizes_are_said(run: Run, tmp_path: Path) -> None:
+    """`max_hosts`, `num_addresses`, `usable_host_count`, `ipCapacity`, `subnet_size` were left at
+    the /24's counts beside a /22 (verify OK). Now they follow; `size` and `capacity` (a disk's as
+    often) are `tied-length` residuals, never written; `hosts_in_use: 37` is no count of the length."""
+    root = _repo(tmp_path, {"net.yaml": RECORD}, "10.0.48.0/24: 10.0.48.0/22")
+    dry = run(root, "sweep", "--dry-run")
+    assert "net.yaml:10:" in dry.stdout + dry.stderr and "net.yaml:11:" in dry.stdout + dry.stderr
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr  # left for a decision: size, capacity
+    record = yaml.safe_load((root / "net.yaml").read_text())["subnets"][0]
+    assert record == {"name": "lab", "cidr": "10.0.48.0/22", "hosts": 1022, "max_hosts": 1022,
+                      "num_addresses": 1024, "usable_host_count": 1022, "ipCapacity": 1024, "subnet_size": 1024,
+                      "size": 256, "capacity": 254, "vlan": 48, "hosts_in_use": 37}
+    out = _verify_fails(run, root, "net.yaml:10:11: residual (tied-length): 256",
+                        "net.yaml:11:15: residual (tied-length): 254")
+    assert "FAILED: 2 residual" in out, out
+
+
+def test_counts_and_lengths_in_rst_asciidoc_and_html_tables_follow(run: Run, tmp_path: Path) -> None:
+    """reStructuredText grid, simple and list-table rows and AsciiDoc `|===` rows were not read at
+    all: the usable hosts and the length column kept the /24's values beside the /22 (verify OK).
+    Now each follows; a grid table's columns stay where they were (docutils reads the result), the
+    other network's row (192.0.2.0/24) stays as it is; an HTML `Capacity` cell is said, not written."""
+    files = {"docs/grid.rst": GRID, "docs/simple.rst": SIMPLE, "docs/list.rst": LIST_TABLE,
+             "docs/net.adoc": ADOC, "docs/net.html": HTML}
+    root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.48.0/22")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr  # the HTML `Capacity` cell: said
+    grid = (root / "docs/grid.rst").read_text()
+    assert "| lab   | 10.0.48.0    | 1022         | 22    |" in grid
+    assert "| wan   | 192.0.2.0/24 | 254          | 24    |" in grid
+    _docutils_reads(grid)
+    simple = (root / "docs/simple.rst").read_text()
+    assert "lab    10.0.48.0     1022          /22\n" in simple
+    import docutils.core
+
+    for name in ("docs/simple.rst", "docs/list.rst"):
+        docutils.core.publish_doctree((root / name).read_text(),
+                                      settings_overrides={"halt_level": 2, "report_level": 2})
+    assert "     - 10.0.48.0/22\n     - 1022\n     - 1024\n" in (root / "docs/list.rst").read_text()
+    adoc = (root / "docs/net.adoc").read_text()
+    assert "|lab |10.0.48.0 |1022 |22\n" in adoc and "|10.0.48.0/22\n|1022\n" in adoc
+    assert "<td>10.0.48.0/22</td><td>1022</td><td>256</td>" in (root / "docs/net.html").read_text()
+    _verify_fails(run, root, "docs/net.html:3:")
+
+
+def test_a_move_elsewhere_keeps_a_grid_and_a_simple_tables_columns(run: Run, tmp_path: Path) -> None:
+    """`10.0.48.0` -> `10.9.0.0` is a character shorter: the grid's `|` and the simple table's next
+    column moved left (docutils: "Malformed table", "Text in column margin"). The blanks after the
+    cell now take the difference; the length column follows the /23."""
+    root = _repo(tmp_path, {"docs/grid.rst": GRID, "docs/simple.rst": SIMPLE}, "10.0.48.0/24: 10.9.0.0/23")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    grid = (root / "docs/grid.rst").read_text()
+    assert "| lab   | 10.9.0.0     | 510          | 23    |" in grid
+    simple = (root / "docs/simple.rst").read_text()
+    assert "lab    10.9.0.0      510           /23\n" in simple
+    import docutils.core
+
+    for text in (grid, simple):
+        docutils.core.publish_doctree(text, settings_overrides={"halt_level": 2, "report_level": 2})
+    checked = run(root, "verify", "--strict")
+    assert checked.exit_code == 0, checked.stdout
+
+
+# -- theme 3: a bare length in the next cell of another markup's table ------------------------------
+
+@pytest.mark.parametrize(("name", "text", "line"), [
+    ("docs/simple.rst", "=====  ============  =====\nName   Network       Note\n=====  ============  =====\n"
+                        "lab    10.0.48.0     24\n=====  ============  =====\n", 4),
+    ("docs/net.adoc", "[%header]\n|===\n|Name |Network |Note\n|lab |10.0.48.0 |/24\n|===\n", 4),
+    ("docs/grid.rst", "+-----+-----------+------+\n| Nm  | Network   | Note |\n+=====+===========+======+\n"
+                      "| lab | 10.0.48.0 | /24  |\n+-----+-----------+------+\n", 4),
+])
+def test_a_bare_length_in_the_next_cell_without_a_length_header_is_said(run: Run, tmp_path: Path, name: str,
+                                                                        text: str, line: int) -> None:
+    root = _repo(tmp_path, {name: text}, "10.0.48.0/24: 10.0.48.0/22")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    _verify_fails(run, root, f"{name}:{line}:", "residual (mask)")

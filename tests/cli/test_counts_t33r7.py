@@ -284,3 +284,28 @@ def test_a_bare_length_in_the_next_cell_without_a_length_header_is_said(run: Run
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 1, done.stdout + done.stderr
     _verify_fails(run, root, f"{name}:{line}:", "residual (mask)")
+
+
+# -- theme 6: a moved network's addresses written as one number -------------------------------------
+
+SQL = ("CREATE TABLE hosts (name text, ip_int bigint);\nINSERT INTO hosts VALUES ('pug', 167784453);\n"
+       "INSERT INTO hosts VALUES ('rex', INET_ATON('10.0.48.6'));\n-- ipcalc: Decimal 167784448\n")
+NUMBERS_YAML = "lab:\n  net: 10.0.48.0/24\n  gw_num: 0x0A003001\n  order_id: 167784999\n  port: 8080\n"
+
+
+@pytest.mark.parametrize("networks", ["10.0.48.0/24: 10.9.0.0/24", "10.0.48.0/24: 10.0.48.0/22"])
+def test_a_moved_networks_address_as_one_number_is_said(run: Run, tmp_path: Path, networks: str) -> None:
+    """`167784453` (10.0.48.5) in an `ip_int` row, ipcalc's decimal, `0x0A003001`, a CSV holding
+    numbers alone: sweep 0, verify OK before. Now each is a `number-address` residual naming the
+    address it spells, never rewritten; `167784999` (outside the /24), `8080` are left unsaid."""
+    csv_text = "name,ip_int\npug,167784453\nrex,167785000\n"
+    root = _repo(tmp_path, {"db.sql": SQL, "net.yaml": NUMBERS_YAML, "ips.csv": csv_text}, networks)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert "INET_ATON('10.9.0.6')" in (root / "db.sql").read_text() or "10.0.48.6" in (root / "db.sql").read_text()
+    assert "167784453" in (root / "db.sql").read_text() and "0x0A003001" in (root / "net.yaml").read_text()
+    out = _verify_fails(run, root, "db.sql:2:34: residual (number-address): 167784453",
+                        "db.sql:4:20: residual (number-address): 167784448",
+                        "net.yaml:3:11: residual (number-address): 0x0A003001",
+                        "ips.csv:2:5: residual (number-address): 167784453", "is 10.0.48.5 spelled as one number")
+    assert "FAILED: 4 residual" in out and "167784999" not in out and "167785000" not in out

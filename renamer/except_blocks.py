@@ -59,7 +59,7 @@ _ORDERED = (acl_rules, numbered_rules, route_excepts, hba_rules, deny_rules, pol
 # `notIpBlocks` / `notRemoteIpBlocks` (of `ipBlocks` / `remoteIpBlocks`): `not` + the key it excludes
 # from (t32-33 finding 02).
 _EXCEPT = lazy_re.compile(rb"(?m)(?:^([ \t]*(?:-[ \t]+)?)|(?<=[{,])[ \t]*)[\"']?"
-                     rb"(except|[Nn]ot(?:_[a-z]|[A-Z])[A-Za-z_]*)[\"']?[ \t]*(?::|=(?![=>~]))")
+                     rb"(except_?|[Nn]ot(?:_[a-z]|[A-Z])[A-Za-z_]*)[\"']?[ \t]*(?::|=(?![=>~]))")
 _NET = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
                   rb"/([0-9]{1,3})(?![0-9])")
 _ITEM = lazy_re.compile(rb"[ \t]*-(?:[ \t]|\r?$)")
@@ -71,7 +71,7 @@ _MOST_LINES = 30  # a mapping's lines, at most, on either side of its exclusion 
 def _include_key(exclude: bytes) -> bytes:
     """The key an exclusion key excludes from: `except` -> `cidr`, `notNets` -> `nets`,
     `not_ip_blocks` -> `ip_blocks`."""
-    if exclude == b"except":
+    if exclude in (b"except", b"except_"):  # Pulumi's Python SDK: `except_=` (`except` is a keyword)
         return b"cidr"
     rest = exclude[3:].lstrip(b"_")
     if exclude.startswith(b"Not"):  # AWS IAM's `NotIpAddress` beside `IpAddress`
@@ -289,5 +289,5 @@ def _key_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
             continue
         included = [net for _, _, net in _networks(data, *_value(data, keys[0].end(), column))]
         excluded = _networks(data, *_value(data, x.end(), column))
-        key = x.group(2).decode()
+        key = x.group(2).decode().rstrip("_")
         yield from covering(data, included, excluded, moves, f"{key} of {name.decode()}")

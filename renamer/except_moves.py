@@ -69,6 +69,14 @@ def _inside(inner: IPNetwork, outer: IPNetwork) -> bool:
     return inner.version == outer.version and inner.subnet_of(outer)  # type: ignore[arg-type]
 
 
+def _kept_in(after: IPNetwork, cidr: IPNetwork, moves: Sequence[PrefixMove]) -> bool:
+    """Is an exclusion that moves to `after` still inside `cidr` after the moves? Strictly where the
+    cidr stays (an except grown onto its whole cidr: `cidr: 10.0.0.0/16, except: [10.0.0.0/24]` under
+    `10.0.0.0/24: 10.0.0.0/16`); inside or equal where the cidr moves too, `covering`'s case."""
+    cidr_after = _moved(cidr, moves) or cidr
+    return _strictly(after, cidr_after) or (cidr_after != cidr and _inside(after, cidr_after))
+
+
 def _is_new(net: IPNetwork, moves: Sequence[PrefixMove]) -> bool:
     return any(net.version == m.new.version and net == m.new and m.new != m.old for m in moves)
 
@@ -123,7 +131,7 @@ def _moving_out(data: bytes, included: Sequence[IPNetwork], excluded: Sequence[t
         if after is not None and after != net:  # before the sweep: the exclusion's own network moves
             if not _k8s(what):
                 continue  # a first-match deny that moves keeps out its network at its new place
-            strays = [c for c in homes if _strictly(net, c) and not _inside(after, _moved(c, moves) or c)]
+            strays = [c for c in homes if _strictly(net, c) and not _kept_in(after, c, moves)]
             if not strays:
                 continue
             cidr = strays[0]

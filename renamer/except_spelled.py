@@ -19,6 +19,9 @@ move. Networks are read as these tools write them: `A/N`, a dotted mask `A/255.2
 * Caddy's `not remote_ip` (`not client_ip`, a `not { }` block) beside `remote_ip` in one matcher;
 * Apache 2.2's `Order Allow,Deny` (the Deny directives win) with `Deny from` beside `Allow from` in
   one container (or a file of them: .htaccess);
+* Varnish VCL's `acl NAME { "10.0.48.0"/24; ! "10.0.48.0"/25; }`, the most specific entry deciding
+  (VCC sorts the entries; one network both admitted and negated is its "Conflicting ACL entries"
+  error), each address in quotes and its length outside them (a bare address a /32 or /128);
 * Envoy RBAC `and_ids` whose `not_id` holds a `direct_remote_ip` / `remote_ip` / `source_ip`
   (`address_prefix` + `prefix_len`) beside one of the same outside `not_id`.
 """
@@ -394,6 +397,32 @@ def _envoy(data: bytes) -> Iterator[Rule]:
             yield included, excluded, "Envoy RBAC's `not_id` in its `and_ids`"
 
 
+# -- Varnish VCL acl --------------------------------------------------------------------------------
+
+_VCL_ACL = lazy_re.compile(rb"(?m)^[ \t]*acl[ \t]+[A-Za-z_][A-Za-z0-9_-]*(?:[ \t]+[-+][a-z_]+)*[ \t]*\{")
+_VCL_ENTRY = lazy_re.compile(rb"(!?)[ \t]*\"([0-9A-Fa-f:.]+)\"(?:[ \t]*/[ \t]*([0-9]{1,3}))?[ \t]*;")
+VCL = "a Varnish VCL acl's `!` entry, the most specific entry deciding"
+
+
+def _vcl(data: bytes) -> Iterator[Rule]:
+    for x in _VCL_ACL.finditer(data):
+        end = _closing(data, x.end() - 1)
+        if end < 0:
+            continue
+        included, excluded = [], []
+        for e in _VCL_ENTRY.finditer(data, x.end(), end):
+            length = b"/" + e.group(3) if e.group(3) is not None else b""
+            net = network(e.group(2) + length)
+            if net is None:
+                continue
+            if e.group(1):
+                excluded.append((e.start(2), e.end(2), net))
+            else:
+                included.append(net)
+        if included and excluded:
+            yield included, excluded, VCL
+
+
 def rules(data: bytes) -> Iterator[Rule]:
     """Every rule of this module's grammars with an exclusion, in no order."""
     if b"!" in data and (b"ddress" in data or b"from=" in data):
@@ -412,3 +441,5 @@ def rules(data: bytes) -> Iterator[Rule]:
         yield from _apache22(data)
     if b"not_id" in data:
         yield from _envoy(data)
+    if b"acl" in data and b"!" in data and b'"' in data:
+        yield from _vcl(data)

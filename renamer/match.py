@@ -190,7 +190,8 @@ class Matcher:
         # `grafana.10-0-0-70.nip.io`: a wildcard DNS name spelling an address (wildcard_names.py)
         self.wildcards = wildcard_names.WildcardNames(self.addresses, self.networks)
         # `http://184168502/`, `0x0afa3236`: a renamed address as one number (number_addresses.py)
-        self.numbers = number_addresses.NumberAddresses(self.addresses)
+        self.numbers = number_addresses.NumberAddresses(  # a moved network's addresses too (round 7)
+            self.addresses, [(m.old, m.new) for m in self._moves if m.old.version == 4])
         self.completions = composed_tails.Completions(self.hosts, self.addresses,
                                                       derived_names=derived_names)
         self._pattern_olds = [old for old, _ in self.hosts] + [old for old, _ in self.addresses

@@ -9,6 +9,9 @@ findings 03 and 15). Pure and I/O free; `match.Matcher._lengthed` asks it where
 * A REST path that puts the length in the segment after the address, after a segment that says so
   (phpIPAM's `/api/app/subnets/cidr/10.0.48.0/24/`, `/subnets/search/10.0.48.0/24/`): the `/24/`
   is the length, where elsewhere `/24/x` is a path.
+* Varnish VCL's ACL entries, the length outside the address's quotes: `"10.0.48.0"/24;`,
+  `! "2001:db8:a::" / 48;` (the outside pass's round 7): read only where a quote opens right
+  before the address.
 * An identifier that carries the network with its length after a dash or an underscore: Proxmox
   VE SDN subnet ids (`subnet: lab-10.0.48.0-24`, `lab-2001:db8:a:10::-64`, the zone's name glued
   before), and `10.0.48.0_24` (a file or object name): read as a length only where the address is
@@ -33,6 +36,8 @@ _ENCODED = lazy_re.compile(rb"(%2[Ff])([0-9]{1,3})(?![0-9A-Za-z_])(?!\.[0-9A-Za-
 _SEGMENT = lazy_re.compile(rb"/([0-9]{1,3})(?=/|[\"'?#\s]|\Z)")
 # A URL's host in the same dress (`http:\/\/10.0.48.3\/29`, `http%3A%2F%2F10.0.48.3%2F29`): its path.
 _HOST = lazy_re.compile(rb"(?i)(?:\\/\\/|%2F%2F)\Z")
+# VCL's `"10.0.48.0"/24`: the closing quote, then the length (blanks allowed, as VCC's lexer reads).
+_QUOTED = lazy_re.compile(rb"(\"[ \t]*/[ \t]*)([0-9]{1,3})(?![0-9A-Za-z_])(?!\.[0-9A-Za-z])")
 # The path segment before the address that makes the next one its length (phpIPAM's REST API).
 _CIDR_SEGMENT = lazy_re.compile(rb"(?i)/(?:cidr|search)/\Z")
 # `-24`, `_24` ending as a length does (not `-24-x`, `_24.5`).
@@ -51,6 +56,9 @@ def dressed_length(data: bytes, start: int, end: int, address: IPAddress) -> Len
     encoded = _ENCODED.match(data, end)
     if encoded is not None:
         return Length(encoded.end(), encoded.group(1).decode("ascii"), int(encoded.group(2)))
+    quoted = _QUOTED.match(data, end) if data[start - 1:start] == b'"' else None
+    if quoted is not None:
+        return Length(quoted.end(), quoted.group(1).decode("ascii"), int(quoted.group(2)))
     segment = _SEGMENT.match(data, end)
     if segment is not None and _CIDR_SEGMENT.search(data, max(0, start - 8), start) is not None:
         return Length(segment.end(), "/", int(segment.group(1)))

@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from renamer import lazy_re, table_lengths
+from renamer import lazy_re, markup_tables, table_lengths
 from renamer.delegation_lengths import named_move
 from renamer.names import IPNetwork
 from renamer.occurrences import Match
@@ -59,6 +59,45 @@ def _name(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
+# Round 7 (q33-counts): names not listed above, read by their words (`max_hosts`, `ipCapacity`,
+# `usable_host_count`, `subnet_size`). A plural noun of what a network holds, or a singular one with
+# a word that counts, says a count; a size of a subnet, network or block says its addresses.
+_PLURALS = frozenset({"hosts", "addresses", "addrs", "ips", "ipaddresses", "ipaddrs", "ipv4s", "ipv6s"})
+_SINGULARS = frozenset({"host", "address", "addr", "ip", "ipv4", "ipv6", "ipaddress", "ipaddr"})
+_COUNTING = frozenset({"count", "num", "number", "total", "max", "maximum", "capacity", "usable", "available",
+                       "assignable", "n", "nb", "size", "cnt"})
+_OTHER_WORDS = frozenset({"of", "per", "in", "the", "all", "valid", "block", "subnet", "network", "net",
+                          "cidr", "range"})
+_SIZED = frozenset({"subnet", "network", "net", "block", "cidr"})
+# A bare word that may be the network's size as often as a disk's, a pool's or a queue's: never
+# rewritten, a `tied-length` residual where its value is exactly a count of the network.
+MAYBE = frozenset({"size", "capacity", "count", "total", "poolsize", "length", "len"})
+
+
+def _words(text: str) -> list[str]:
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
+    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+
+
+def kind(name: str) -> str | None:
+    """`count` where `name` says a count of a network's size, `maybe` where it may, else None."""
+    joined = _name(name)
+    if joined in _COUNT_NAMES:
+        return "count"
+    if joined in MAYBE:
+        return "maybe"
+    words = _words(name)
+    if not words or any(w not in _PLURALS | _SINGULARS | _COUNTING | _OTHER_WORDS for w in words):
+        return None
+    if any(w in _PLURALS for w in words):
+        return "count"
+    if any(w in _SINGULARS for w in words) and any(w in _COUNTING for w in words):
+        return "count"
+    if "size" in words and any(w in _SIZED for w in words):
+        return "count"
+    return "maybe" if any(w in ("size", "capacity") for w in words) else None
+
+
 def _functions(net: IPNetwork, name: str) -> list[tuple[str, int]]:
     """(what, value) of each count of `net`'s size a record's `name` may hold."""
     total = net.num_addresses
@@ -72,7 +111,7 @@ def _functions(net: IPNetwork, name: str) -> list[tuple[str, int]]:
 
 def new_count(move: PrefixMove, name: str, value: int) -> tuple[str, int] | None:
     """The function of the old length that `value` under `name` is, and its value for the new one."""
-    if _name(name) not in _COUNT_NAMES:
+    if kind(name) is None:
         return None
     olds = [(what, v) for what, v in _functions(move.old, _name(name)) if v == value]
     if len(olds) != 1:
@@ -127,6 +166,12 @@ def _count_match(start: int, end: int, text: str, name: str, move: PrefixMove, a
     counted = new_count(move, name, value)
     if counted is None:
         return None
+    if kind(name) == "maybe":  # `size: 256`: the network's, or a disk's (round 7): said, never written
+        state = f"is the {counted[0]} of {move.old}, not of {move.new}" if after else \
+            f"is exactly the {counted[0]} of {move.old}, which becomes {move.new} ({counted[1]})"
+        return Match(start, end, text, text, "network", refused=TIED,
+                     note=f"`{name}` {text} {where} {state}: if it counts the network, write "
+                          f"{counted[1]} by hand; if it is another size, keep it with a keep rule")
     if after:  # a written record: a count still the old network's is the residual
         return Match(start, end, text, text, "network", refused=TIED,
                      note=f"`{name}` {text} {where} is the {counted[0]} of {move.old}, not of {move.new}: "
@@ -161,7 +206,7 @@ def _table(data: bytes, rel: str, matches: list[Match],
                 continue
             hit = _count_match(start, end, text, name, state[0], state[1], f"in the column `{name}`")
             if hit is not None:
-                added.append(hit)
+                added.append(markup_tables.same_width(data, hit))
     return [m for i, m in enumerate(out) if i not in dropped], added
 
 
@@ -232,7 +277,7 @@ def _keys(data: bytes, matches: list[Match], moves: Sequence[PrefixMove]) -> lis
     added = []
     for x in _INLINE_COUNT.finditer(data) if b"{" in data else ():
         name = x.group(1).decode("ascii")
-        if _name(name) not in _COUNT_NAMES or any(s < x.end(2) and x.start(2) < e for s, e in taken):
+        if kind(name) is None or any(s < x.end(2) and x.start(2) < e for s, e in taken):
             continue
         state = named_move(_line_object(data, x.start()), moves)
         if state is None:
@@ -244,7 +289,7 @@ def _keys(data: bytes, matches: list[Match], moves: Sequence[PrefixMove]) -> lis
             taken.append((hit.start, hit.end))
     for x in _YAML_COUNT.finditer(data):
         name = x.group(2).decode("ascii")
-        if _name(name) not in _COUNT_NAMES or any(s < x.end(3) and x.start(3) < e for s, e in taken):
+        if kind(name) is None or any(s < x.end(3) and x.start(3) < e for s, e in taken):
             continue
         line_start = data.rfind(b"\n", 0, x.start()) + 1
         state = named_move(_mapping_network(data, line_start, len(x.group(1))), moves)

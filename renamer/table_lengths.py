@@ -6,7 +6,8 @@ A table that gives a network and its length in two cells (`| LAN | 10.0.48.0 | 2
 `/N` after the address, no dotted mask beside it (those follow already), no key: its column says
 what it is.
 
-Here each table row (a Markdown row of `|` cells, a line of a `.csv`/`.tsv` file, an HTML `<tr>`)
+Here each table row (a Markdown row of `|` cells, a line of a `.csv`/`.tsv` file, an HTML `<tr>`,
+a reStructuredText grid, simple or list-table row, an AsciiDoc `|===` row: `markup_tables.py`)
 holding a cell that is an address of a resized move's old network alone is read with its table's
 header row:
 
@@ -26,7 +27,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterator, Sequence
 
-from renamer import lazy_re
+from renamer import lazy_re, markup_tables
 from renamer.occurrences import Match
 from renamer.prefix_moves import MASK, PrefixMove
 
@@ -45,7 +46,8 @@ Cell = tuple[int, int, str]  # [start, end) of its text in the file, and its tex
 
 
 def might_hold(data: bytes, rel: str) -> bool:
-    return b"|" in data or rel.lower().endswith(_TABLE_SUFFIXES) or b"<td" in data or b"<TD" in data
+    return (b"|" in data or rel.lower().endswith(_TABLE_SUFFIXES) or b"<td" in data or b"<TD" in data
+            or markup_tables.might_hold(data))
 
 
 def length_cells(data: bytes, rel: str, matches: list[Match], moves: Sequence[PrefixMove]) -> list[Match]:
@@ -141,6 +143,8 @@ def _rows(data: bytes, rel: str) -> Iterator[tuple[list[Cell] | None, list[Cell]
         yield from _markdown(data)
     if _HTML_TABLE.search(data) is not None:
         yield from _html(data)
+    if markup_tables.might_hold(data):  # reStructuredText and AsciiDoc tables (round 7, q33-counts)
+        yield from markup_tables.rows(data)
 
 
 def _lines(data: bytes) -> Iterator[tuple[int, int]]:

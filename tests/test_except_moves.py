@@ -87,3 +87,13 @@ def test_an_except_moving_out_of_its_cidr() -> None:
 
 def test_a_first_match_deny_moving_out_is_no_refusal() -> None:
     assert _hits([("10.0.48.0/24", "172.16.8.0/22")], "mynetworks = !10.0.48.0/24, 10.0.0.0/16\n") == []
+
+
+def test_an_except_grown_onto_its_cidr_that_stays() -> None:
+    """`cidr: 10.0.48.0/22, except: [10.0.48.0/24]` under `10.0.48.0/24: 10.0.48.0/22`: the except
+    lands on its whole cidr, which does not move: refused (round 7); grown only to /23: left."""
+    text = "- ipBlock:\n    cidr: 10.0.48.0/22\n    except:\n      - 10.0.48.0/24\n"
+    assert _hits([("10.0.48.0/24", "10.0.48.0/22")], text) == [("10.0.48.0/24", TOOL)]
+    assert _hits([("10.0.48.0/24", "10.0.48.0/23")], text) == []
+    pulumi = 'IPBlockArgs(cidr="10.0.0.0/16", except_=["10.0.0.0/24"])\n'
+    assert _hits([("10.0.0.0/24", "10.0.0.0/16")], pulumi) == [("10.0.0.0/24", TOOL)]

@@ -84,3 +84,11 @@ def test_caddy_apache22_envoy() -> None:
              "    - not_id: {direct_remote_ip: {address_prefix: 10.0.48.0, prefix_len: 25}}\n"
              "- not_id: {direct_remote_ip: {address_prefix: 10.0.48.0, prefix_len: 26}}\n")
     assert _read(envoy) == [(["10.0.48.0/24"], ["10.0.48.0"])]
+
+
+def test_varnish_vcl_acls_negated_entries() -> None:
+    text = ('acl office +log {\n    "localhost";\n    "10.0.48.0"/24;\n    ! "10.0.48.0" / 25;\n'
+            '    !"10.0.48.5";\n}\nacl other {\n    "10.0.60.0"/24;\n}\n')
+    assert _read(text) == [(["10.0.48.0/24"], ["10.0.48.0", "10.0.48.5"])]
+    assert _read('acl purge {\n    "10.0.48.0"/24;\n}\n') == []  # nothing negated
+    assert _read("acl lan src 10.0.48.0/24\nhttp_access allow lan\n") == []  # Squid's, not VCL's

@@ -31,6 +31,10 @@ from renamer import prefix_dress
     ("backup_", "10.0.48.0", "_24 ", ("_", 24)),
     ("backup_", "10.0.48.0", "_24.5", None),
     ("", "10.0.48.0", "_40", None),  # past the family's length
+    ('    "', "10.0.48.0", '"/24;', ('"/', 24)),  # Varnish VCL: the length outside the quotes
+    ('    ! "', "2001:db8:a::", '" / 48;', ('" / ', 48)),
+    ("    ", "10.0.48.0", '"/24;', None),  # no quote opens before the address
+    ('"', "10.0.48.0", '"/24hours', None),  # a word
 ])
 def test_a_dressed_length(before: str, address: str, after: str, found: tuple[str, int] | None) -> None:
     data = (before + address + after).encode()

@@ -33,8 +33,9 @@ def test_yaml_counts_and_the_written_residual() -> None:
     assert [(m.old, m.refused) for m in count_matches(written, "s.yaml", [], [move])] == [("254", "tied-length")]
     # pretty-printed JSON and HCL siblings, a one-line object
     pretty = (b'{\n  "lab": {\n    "cidr": "10.0.48.0/24",\n    "usable_hosts": 254,\n    "addresses": 256,\n'
-              b'    "size": 256\n  }\n}\n')  # `size` (a disk's as often) is no count's name
-    assert [(m.old, m.new) for m in count_matches(pretty, "s.json", [], [move])] == [("254", "1022"), ("256", "1024")]
+              b'    "size": 256\n  }\n}\n')  # `size` (a disk's as often): said, never written (round 7)
+    assert [(m.old, m.new, m.refused) for m in count_matches(pretty, "s.json", [], [move])] == \
+        [("254", "1022", None), ("256", "1024", None), ("256", "256", "tied-length")]
     hcl = b'lab = {\n  cidr         = "10.0.48.0/24"\n  usable_hosts = 254\n}\n'
     assert [(m.old, m.new) for m in count_matches(hcl, "x.tf", [], [move])] == [("254", "1022")]
     inline = b'subnets = [{"cidr": "10.0.48.0/24", "hosts": 254}, {"cidr": "10.9.0.0/24", "hosts": 254}]\n'
@@ -56,3 +57,16 @@ def test_table_counts_and_a_broadcast_column() -> None:
     kept = matcher.table_lengths(other, "ipam.csv", matcher.find(other))
     assert [m.refused for m in kept if m.old == "10.0.48.255"] == ["broadcast"]
     assert move.new.broadcast_address == ipaddress.ip_address("10.0.63.255")
+
+
+def test_count_names_read_by_their_words() -> None:
+    """Round 7 (q33-counts): names not listed, read by their words; bare sizes only `maybe`."""
+    from renamer.size_counts import kind
+
+    for name in ("max_hosts", "num_addresses", "usableHostCount", "ipCapacity", "total_ips", "subnet_size",
+                 "hosts", "host_count", "address_count"):
+        assert kind(name) == "count", name
+    for name in ("size", "capacity", "count", "total", "pool_size"):
+        assert kind(name) == "maybe", name
+    for name in ("disk_size", "ip", "host", "vlan", "hostname", "prefix_length", "hosts_file", "address"):
+        assert kind(name) is None, name

@@ -20,6 +20,7 @@ from renamer import (
     kube_identities,
     label_names,
     lazy_re,
+    markup_tables,
     moved_tags,
     name_limits,
     near_miss,
@@ -831,6 +832,8 @@ class FileScanner:
                 if status == CURRENT:  # `| 10.0.48.0 | 24 |`: a resized network's length in its own cell
                     matches = self.matcher.table_lengths(data, rel, matches)
                     matches = self.matcher.prose_lengths(data, matches)  # `# /16 gives ~64K`
+                    if matches and markup_tables.might_hold(data):  # an rST table's columns stay put
+                        matches = markup_tables.keep_widths(data, matches)
                 if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK
                     matches = case_in_records(data, matches, self.matcher)
         if hit and content.kind == "text" and status == CURRENT \

@@ -316,7 +316,8 @@ def test_an_nft_rule_whose_excluded_set_covers_the_shrunk_network_refuses(run: R
 ])
 def test_size_counts_beside_a_resized_ipv4_network_follow(run: Run, tmp_path: Path, old: str, new: str) -> None:
     """A CSV `usable_hosts` column, YAML `usable_hosts` / `total_addresses`, a Markdown `Hosts`
-    column, pretty-printed JSON and an HCL object: rewritten to the new network's counts (Python's); `hosts: 37` (in use) is left."""
+    column, pretty-printed JSON and an HCL object: rewritten to the new network's counts (Python's); `hosts: 37` (in use) is left,
+    and `size` (a disk's as often) is a `tied-length` residual, never written (round 7, q33-counts)."""
     net = ipaddress.ip_network(old)
     addr, length, mask = net.network_address, net.prefixlen, net.netmask
     usable, total = net.num_addresses - 2, net.num_addresses
@@ -327,10 +328,14 @@ def test_size_counts_beside_a_resized_ipv4_network_follow(run: Run, tmp_path: Pa
              "subnets.json": json.dumps({"lab": {"cidr": old, "usable_hosts": usable, "size": total}}, indent=2),
              "vars.tf": f'lab = {{\n  cidr         = "{old}"\n  usable_hosts = {usable}\n}}\n'}
     root = _repo(tmp_path, files, f"{old}: {new}")
-    _written(run, root)
+    done = run(root, "sweep", "--commit")  # `size` (a disk's as often): said, never written (round 7)
+    assert done.exit_code == 1, done.stdout + done.stderr
+    checked = run(root, "verify", "--strict")
+    assert checked.exit_code == 1 and "FAILED: 1 residual" in checked.stdout, checked.stdout
+    assert f"subnets.json:5:13: residual (tied-length): {total}" in checked.stdout, checked.stdout
     moved = ipaddress.ip_network(new)
     record = json.loads((root / "subnets.json").read_text())["lab"]
-    assert record == {"cidr": new, "usable_hosts": moved.num_addresses - 2, "size": total}  # `size`: no count's name
+    assert record == {"cidr": new, "usable_hosts": moved.num_addresses - 2, "size": total}  # `size`: left
     assert f"usable_hosts = {moved.num_addresses - 2}\n" in (root / "vars.tf").read_text()
     row = next(csv.DictReader((root / "ipam.csv").read_text().splitlines()))
     assert ipaddress.ip_network(f"{row['network']}/{row['prefix_length']}") == moved

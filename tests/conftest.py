@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from hypothesis import settings
 
 from renamer.cli import cli
+from tests.testing import bytecode
 from tests.testing.repos import Files, make_repo
 from tests.testing.terraform import require_terraform
 
@@ -116,6 +117,8 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["PYTHONPYCACHEPREFIX"] = folder
         del os.environ["PYTHONDONTWRITEBYTECODE"]
         config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    # Every xdist worker compiled the whole suite again on a cold cache (tests/testing/bytecode.py).
+    bytecode.warm(config)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -63,11 +63,14 @@ def _imports_once(path: Path, top_level: bool) -> frozenset[str]:
     return frozenset(found)
 
 
-GRAPH = {name: {m for m in _imports(path, top_level=True) if m in MODULES} for name, path in MODULES.items()}
+@functools.cache  # built when a test first asks, not at import: every xdist worker collects this module
+def _graph() -> dict[str, set[str]]:
+    """Each module's module-level imports of renamer's own modules."""
+    return {name: {m for m in _imports(path, top_level=True) if m in MODULES} for name, path in MODULES.items()}
 
 
 def _cycle(graph: dict[str, set[str]] | None = None) -> list[str] | None:
-    graph = GRAPH if graph is None else graph
+    graph = _graph() if graph is None else graph
     state: dict[str, int] = {}
     stack: list[str] = []
 
@@ -104,21 +107,24 @@ def _folder(name: str) -> str:
     return f"renamer.{top}"
 
 
-FOLDERS: dict[str, set[str]] = {}
-for _name, _targets in GRAPH.items():
-    FOLDERS.setdefault(_folder(_name), set()).update(_folder(t) for t in _targets)
-for _name, _targets in FOLDERS.items():
-    _targets.discard(_name)
+@functools.cache
+def _folders() -> dict[str, set[str]]:
+    folders: dict[str, set[str]] = {}
+    for name, targets in _graph().items():
+        folders.setdefault(_folder(name), set()).update(_folder(t) for t in targets)
+    for name, targets in folders.items():
+        targets.discard(name)
+    return folders
 
 
 def test_no_cycle_between_folders() -> None:
-    assert _cycle(FOLDERS) is None
+    assert _cycle(_folders()) is None
 
 
 def test_the_folder_graph_is_the_one_the_docs_draw() -> None:
     """The arrows docs/architecture.md draws between the wings are the ones the imports make."""
     wings = ("renamer.sweep", "renamer.dns", "renamer.probe", "renamer.report")
-    edges = {(a, b) for a, targets in FOLDERS.items() for b in targets if a in wings and b in wings}
+    edges = {(a, b) for a, targets in _folders().items() for b in targets if a in wings and b in wings}
     assert edges == {("renamer.probe", "renamer.sweep"), ("renamer.probe", "renamer.dns"),
                      ("renamer.report", "renamer.sweep"), ("renamer.report", "renamer.probe")}
 
@@ -144,9 +150,9 @@ def _layer(name: str) -> int:
     return 0
 
 
-@pytest.mark.parametrize("name", sorted(GRAPH))
+@pytest.mark.parametrize("name", sorted(MODULES))
 def test_imports_point_down(name: str) -> None:
-    upward = sorted(t for t in GRAPH[name] if _layer(t) > _layer(name))
+    upward = sorted(t for t in _graph()[name] if _layer(t) > _layer(name))
     assert upward == []
 
 
@@ -173,7 +179,7 @@ def test_third_party_libraries_have_one_home(library: str, allowed: set[str]) ->
 
 
 def test_the_sweep_and_the_dns_wing_do_not_import_each_other() -> None:
-    for name, targets in GRAPH.items():
+    for name, targets in _graph().items():
         if name.startswith("renamer.sweep"):
             assert not any(t.startswith("renamer.dns") for t in targets), name
         if name.startswith("renamer.dns"):
@@ -185,14 +191,14 @@ def _reach(name: str) -> set[str]:
     seen: set[str] = set()
     todo = [name]
     while todo:
-        for target in GRAPH[todo.pop()] - seen:
+        for target in _graph()[todo.pop()] - seen:
             seen.add(target)
             todo.append(target)
     return seen
 
 
 def test_neither_wing_reaches_the_other_through_a_module_in_between() -> None:
-    for name in GRAPH:
+    for name in _graph():
         if name.startswith("renamer.sweep"):
             assert not any(t.startswith("renamer.dns") for t in _reach(name)), name
         if name.startswith("renamer.dns"):
@@ -250,13 +256,13 @@ def test_command_table_matches_each_command() -> None:
 def test_nothing_below_the_cli_imports_the_campaign() -> None:
     """campaign/ is a use case over many repos, beside sweep/run.py: the sweep, the DNS wing, the
     probe, report/ and the API never reach it (docs/architecture.md)."""
-    for name in GRAPH:
+    for name in _graph():
         if not name.startswith(("renamer.campaign", "renamer.cli")) and name != "renamer.__main__":
             assert not any(t.startswith("renamer.campaign") for t in _reach(name)), name
 
 
 def test_neither_wing_imports_the_probe() -> None:
-    for name, targets in GRAPH.items():
+    for name, targets in _graph().items():
         if name.startswith(("renamer.sweep", "renamer.dns")):
             assert not any(t.startswith("renamer.probe") for t in targets), name
 

@@ -300,22 +300,7 @@ def _blocks(data: bytes, types: tuple[bytes, ...]) -> list[tuple[int, int]]:
         opened = data.rfind(b"{", 0, x.start())
         line_start, line_end = _line_of(data, x.start())
         if data[line_start:x.start()].strip() in (b"", b"-"):  # YAML: the mapping by indentation
-            column = x.start() - line_start
-            begin = line_start
-            while begin > 0:
-                prev = data.rfind(b"\n", 0, begin - 1) + 1
-                text = data[prev:begin - 1]
-                if text.strip() and _indent(text) < column:
-                    break
-                begin = prev
-            end = line_end
-            while end < len(data):
-                nxt_end = _line_of(data, end + 1)[1]
-                text = data[end + 1:nxt_end]
-                if text.strip() and _indent(text) < column:
-                    break
-                end = nxt_end
-            out.append((begin, end))
+            out.append(_yaml_block(data, line_start, line_end, x.start() - line_start))
         elif opened >= 0:  # JSON: the object around `"Type"`
             out.append((opened, _braces(data, opened)))
     return out

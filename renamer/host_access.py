@@ -72,7 +72,8 @@ LIGHTTPD_ELSE = "lighttpd's earlier `$HTTP[\"remoteip\"]` condition of the chain
 TOMCAT = "Tomcat's RemoteCIDR `deny` entry, checked before `allow`"
 
 
-def _inside(net: IPNetwork, wider: IPNetwork, equal: bool = True) -> bool:
+def within(net: IPNetwork, wider: IPNetwork, equal: bool = True) -> bool:
+    """Is `net` inside `wider` (or equal to it, with `equal`), of one family?"""
     if net.version != wider.version:
         return False
     return (net.prefixlen > wider.prefixlen or (equal and net == wider)) \
@@ -84,7 +85,7 @@ def _pairs(included: Spans, excluded: Spans, wanted: Collection[IPNetwork], what
     """Each excluded network with the wanted included networks it lies inside."""
     for start, end, net in excluded:
         holding = list(dict.fromkeys(n for s, _, n in included if n in wanted and s != start
-                                     and _inside(net, n, equal)))
+                                     and within(net, n, equal)))
         if holding:
             yield holding, [(start, end, net)], what
 
@@ -123,7 +124,7 @@ def wireguard(data: bytes, wanted: Collection[IPNetwork]) -> Iterator[Rule]:
             if i != j:  # an equal entry: the later peer takes it
                 for start, end, net in theirs:
                     holding = list(dict.fromkeys(n for _, _, n in mine if n in wanted
-                                                 and _inside(net, n, equal=j > i)))
+                                                 and within(net, n, equal=j > i)))
                     if holding:
                         yield holding, [(start, end, net)], WIREGUARD
 
@@ -142,7 +143,7 @@ def exports(data: bytes, wanted: Collection[IPNetwork]) -> Iterator[Rule]:
                         if t == e.end(1) and s == e.start(1)]
         for k, (start, end, net, options) in enumerate(entries):
             holding = list(dict.fromkeys(n for _, _, n, o in entries[k + 1:]
-                                         if o != options and n in wanted and _inside(net, n)))
+                                         if o != options and n in wanted and within(net, n)))
             if holding:
                 yield holding, [(start, end, net)], EXPORTS
 

@@ -28,6 +28,7 @@ import re
 from collections.abc import Collection, Iterator
 
 from renamer import except_lines, except_spelled, host_access, lazy_re
+from renamer.host_access import within
 from renamer.names import IPNetwork
 
 Rule = tuple[list[IPNetwork], list[tuple[int, int, IPNetwork]], str]
@@ -64,17 +65,12 @@ BIND = "a `!` element of its BIND address match list, the first match deciding"
 VIEW = "an earlier BIND view's match-clients, the first view matching deciding"
 
 
-def _inside(net: IPNetwork, wider: IPNetwork, equal: bool = True) -> bool:
-    if net.version != wider.version:
-        return False
-    return (net.prefixlen > wider.prefixlen or (equal and net == wider)) \
-        and net.subnet_of(wider)  # type: ignore[arg-type]
 
 
 def _pairs(included: Spans, excluded: Spans, wanted: Collection[IPNetwork], what: str) -> Iterator[Rule]:
     for start, end, net in excluded:
         holding = list(dict.fromkeys(n for s, _, n in included if n in wanted and s != start
-                                     and _inside(net, n)))
+                                     and within(net, n)))
         if holding:
             yield holding, [(start, end, net)], what
 
@@ -84,7 +80,7 @@ def unbound(data: bytes, wanted: Collection[IPNetwork]) -> Iterator[Rule]:
                for s, e, n in nets(data, x.start(1), x.end(1))]
     for start, end, net, action in entries:
         holding = list(dict.fromkeys(n for s, _, n, a in entries if a != action and n in wanted
-                                     and _inside(net, n, equal=s > start)))  # a tie: the first stays
+                                     and within(net, n, equal=s > start)))  # a tie: the first stays
         if holding:
             yield holding, [(start, end, net)], UNBOUND
 

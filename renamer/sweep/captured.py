@@ -34,7 +34,7 @@ import ipaddress
 from collections.abc import Sequence
 from dataclasses import replace
 
-from renamer import patterns
+from renamer import host_sets, patterns
 from renamer.access_nets import NET, in_access_rule, network_of
 from renamer.classify import CURRENT
 from renamer.project import LoadedProject
@@ -44,7 +44,7 @@ from renamer.vcs_status import worktree_lines_matching
 REASON = "captured"
 # A line that may hold a glob or regex token, or an IPv4 network literal (git grep: PCRE and ERE
 # read it alike; in ERE a backslash inside brackets is literal, a wider net, not a narrower one).
-_LINES = r"[*?|]|\[[^]]+\]|\\[dDwW]|[0-9]/[0-9]"
+_LINES = r"[*?|{]|\[[^]]+\]|\\[dDwW]|[0-9]/[0-9]"
 _LIMIT = 2 * 1024 * 1024  # a file larger than this is no configuration a pattern is read from
 
 
@@ -94,6 +94,32 @@ def pattern_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[in
     return sorted(out)
 
 
+def set_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[int, int, str, str]]:
+    """(start, end, old, new) of each host set (Ansible's `db[01:05]`, a shell's `db{01..05}`,
+    host_sets.py's shapes) one of whose names is a new value of `pairs`, and none its old value (a
+    set naming the old value is host_sets' `range` residual already)."""
+    if not pairs or not (b"[" in data or b"{" in data) or host_sets._GROUP.search(data) is None:
+        return []
+    news = {new: old for old, new in pairs}
+    out: list[tuple[int, int, str, str]] = []
+    done = -1
+    for group in host_sets._GROUP.finditer(data):
+        if group.start() < done:
+            continue
+        token = host_sets._pattern_around(data, group.start())
+        if token is None:
+            continue
+        start, end, parts = token
+        done = end
+        names = {b"".join(text for text, _ in name).decode("utf-8", "replace")
+                 for name in host_sets._expand(parts, ends_only=host_sets._count(parts) > host_sets.CAP)}
+        for new, old in news.items():
+            if new in names and old not in names:
+                out.append((start, end, old, new))
+                break
+    return out
+
+
 def network_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[int, int, str, str, str]]:
     """(start, end, old, new, network) of each IPv4 network literal in an access rule's context
     that holds a new address of `pairs` and not its old one."""
@@ -130,6 +156,15 @@ def file_references(path: str, data: bytes, hosts: Sequence[tuple[str, str]],
         out.append(Reference(path, line, column, old, new, RESIDUAL, REASON,
                              f"`{token}` matches {new} and not {old}: after the rename {new} falls under "
                              "a pattern written for other machines", text.strip()))
+    spans = [(r.line, r.column) for r in out]
+    for start, end, old, new in set_hits(data, hosts):
+        line, column, text = _place(data, start)
+        if (line, column) in spans:
+            continue
+        token = data[start:end].decode("utf-8", "replace")
+        out.append(Reference(path, line, column, old, new, RESIDUAL, REASON,
+                             f"`{token}` names {new} and not {old}: after the rename {new} is a member of a "
+                             "host set written for other machines", text.strip()))
     for start, _end, old, new, net in network_hits(data, addresses):
         line, column, text = _place(data, start)
         out.append(Reference(path, line, column, old, new, RESIDUAL, REASON,

@@ -112,3 +112,16 @@ def test_other_tools_and_spellings(rel: str, text: str, line: int, repo: Callabl
     root = repo({rel: text}, config=CONFIG, allowlist=ALLOW)
     verify = json.loads(run(root, "verify", "--format", "json").stdout)
     assert [(f["path"], f["line"]) for f in verify["findings"] if f["reason"] == "captured"] == [(rel, line)]
+
+
+def test_an_inventory_range_the_new_name_joins(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """`db[01:05]` already names db03: after `web01 -> db03` the web server is in the db group too
+    (ansible says so); a `captured` residual at the range."""
+    inventory = "[web]\nweb01 ansible_host=10.0.0.70\n[db]\ndb[01:05]\n"
+    root = repo({"hosts.ini": inventory}, config=CONFIG, allowlist=ALLOW)
+    assert _ansible_hosts(root, "db") == ["db01", "db02", "db03", "db04", "db05"]
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 1 and "hosts.ini:4:1: " in swept.stdout, swept.stdout
+    assert "`db[01:05]` names db03 and not web01" in swept.stdout
+    assert "db03" in _ansible_hosts(root, "web") and "db03" in _ansible_hosts(root, "db")
+    assert run(root, "verify").exit_code == 1

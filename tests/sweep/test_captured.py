@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from renamer.sweep.captured import file_references, network_hits, pattern_hits
+from renamer.sweep.captured import file_references, network_hits, pattern_hits, set_hits
 
 HOST = [("web01", "db03")]
 ADDRESS = [("10.0.0.70", "10.0.2.70")]
@@ -73,3 +73,18 @@ def test_references_name_line_column_and_what_it_falls_under() -> None:
     assert [(r.line, r.column, r.reason) for r in refs] == [(3, 6, "captured"), (2, 22, "captured")]
     assert "db* matches db03 and not web01" in (refs[0].note or "").replace("`", "")
     assert "10.0.2.64/28 holds 10.0.2.70 and not 10.0.0.70" in (refs[1].note or "")
+
+
+@pytest.mark.parametrize("text, token", [
+    pytest.param("[db]\ndb[01:05] ansible_user=pg\n", "db[01:05]", id="ansible-ini-range"),
+    pytest.param("db:\n  hosts:\n    db[01:05]:\n", "db[01:05]", id="ansible-yaml-range"),
+    pytest.param("for h in db{01..05}; do ssh $h; done\n", "db{01..05}", id="shell-sequence"),
+])
+def test_a_host_set_the_new_name_joins(text: str, token: str) -> None:
+    hits = set_hits(text.encode(), HOST)
+    assert [(text.encode()[s:e].decode(), old, new) for s, e, old, new in hits] == [(token, "web01", "db03")]
+
+
+def test_noop_host_sets_that_change_nothing() -> None:
+    assert set_hits(b"db[04:09] ansible_user=pg\n", HOST) == []  # not db03
+    assert set_hits(b"{web01,db03}\n", HOST) == []  # names both

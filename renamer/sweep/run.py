@@ -18,6 +18,7 @@ from renamer.project import LoadedProject
 from renamer.sweep.added import added_lines, base_version, new_version, touched_paths
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.apply import Applied, apply_plan, commit_pending
+from renamer.sweep.captured import captured
 from renamer.sweep.collisions import (
     SiteHost,
     before_move,
@@ -139,6 +140,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
                       progress=runtime.progress, listing=listing, update_pins=request.update_pins)
     if project.config.renames.networks:  # OpenWrt pools a shrink cannot hold (another file names the network)
         plan = replace(plan, scan=with_references(plan.scan, uci_pools(project, prefixes)))
+    # patterns and access networks the new values fall under and the old did not (t35 finding 01)
+    plan = replace(plan, scan=with_references(plan.scan, captured(project, prefixes)))
     if hosts and project.config.renames.networks:  # the DNS inventory's addresses are in use too
         held = inventory_refusals(project.config.renames.networks, hosts)
         plan = replace(plan, inventory_refusals=tuple(held))
@@ -311,6 +314,7 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
         scan = with_references(scan, missing_zones(project, prefixes))
     if project.config.renames.networks:  # an OpenWrt pool a shrink cannot hold
         scan = with_references(scan, uci_pools(project, prefixes))
+    scan = with_references(scan, captured(project, prefixes))  # the new value under others' patterns
     summary = Summary.of_scan(scan)
     expired = expired_exemptions(project.allowlist, today or dt.date.today())
     found = [*collisions(project, scan, hosts), *written_collisions(project, scan),
@@ -337,6 +341,7 @@ def audit(project: LoadedProject, *, include_ignored: bool = False, runtime: Run
         scan = follow_anchors(project, scan)
     with debug.timed("held paths"):
         scan = follow_held_paths(project, scan)
+    scan = with_references(scan, captured(project))  # patterns a keep rule lets take the new value in
     refs = scan.references()
     day = today or dt.date.today()
     moves = moved_tags.expired_moves(project.root, moved_tags.tagged_files(project.root, project.git), day)

@@ -79,6 +79,7 @@ from renamer.sweep.access_sets import REASON as ACCESS_SET
 from renamer.sweep.access_sets import access_matches
 from renamer.sweep.access_sets import might_hold as might_hold_access
 from renamer.sweep.binary_hits import binary_hits
+from renamer.sweep.captured import REASON as CAPTURED
 from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
@@ -258,6 +259,12 @@ REFUSED_HINTS = {
     ACCESS_SET: ("a network literal of an access rule (allow, deny, iptables -s, hosts allow, trusted_*) "
                  "that holds a renamed address: rewritten it moves the rule for its neighbours, left it no "
                  "longer admits the renamed host; decide the rule by hand, or keep it with a keep rule"),
+    CAPTURED: ("a glob, regex or host pattern (`hosts: db*`, ssh `Host db*`, a relabel `regex:`), or an "
+               "access rule's network (`-s 10.0.2.64/28 -j DROP`), that matches a new value and did not "
+               "match the old one: after the rename the machine falls under a rule written for others (a "
+               "playbook's roles, an earlier ssh block's User and ProxyJump, a scrape job, a DROP); nothing "
+               "is rewritten: choose another new value, narrow the pattern, or keep the line with a keep "
+               "rule or the inline marker"),
     WILDCARD_DNS: ("a wildcard DNS name (nip.io, sslip.io, xip.io, traefik.me) spelling an address of a "
                    "network moved to one of another size: the service answers with the address it spells; "
                    "write the name with the host's new address by hand, or keep it with a keep rule"),

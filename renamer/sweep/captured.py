@@ -1,0 +1,211 @@
+"""Patterns and networks the new value falls under that the old one did not (issue 27, t35 finding 01).
+
+`patterns.py` reads one direction: a glob or regex that matches an OLD value is a `pattern`
+residual unless it matches the new value as well. The other direction was never asked: a rename
+`web01 -> db03` (a free name of the db series) puts the web server under `hosts: "db*"` (Ansible
+runs the postgresql role on it), under an earlier ssh `Host db*` block (ssh takes the first value
+it obtains: `User postgres`, `ProxyJump bastion-db`), under a Prometheus relabel `regex:
+"db0[0-9].*"` with `action: keep`; a move `10.0.0.70 -> 10.0.2.70` puts the host under an earlier
+`iptables -s 10.0.2.64/28 -j DROP`. No byte of those lines spells an old value, so no match ever
+found them, and the sweep said OK.
+
+Here, for verify and the sweep alike: every current-state file line holding glob or regex syntax
+or a network literal (one `git grep` over the work tree) is read, and
+
+* each glob or regex token (patterns.py's token rules and grammar: `*`, `?`, classes, `\\d`,
+  `.*`, `{n}`, an extglob) that matches a new host name or IPv4 address in full (a short name's
+  FQDN in the pattern's own domain too) and does not match the old value it replaces;
+* each IPv4 network literal in an access rule's context (access_nets: `allow`, `deny`, iptables
+  `-s`/`-d`, `hosts allow`, `cidr_blocks`, an `except:` list, ...) that holds a new address and
+  not the old one
+
+is a residual `captured` at the pattern, naming what the new value now falls under. Nothing is
+rewritten (a pattern stands for other machines; no edit of it is certain): a person decides
+(choose another new value, narrow the pattern, or accept it: a keep rule, or the inline marker,
+on the pattern's line keeps it, listed as kept).
+A pattern that matches both values is not listed (it held the machine before and holds it
+after); which of two patterns that both match is read first (ssh's first `Host` block) is not
+compared: a known gap.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Sequence
+from dataclasses import replace
+
+from renamer import host_sets, patterns
+from renamer.access_nets import NET, in_access_rule, network_of
+from renamer.classify import CURRENT
+from renamer.project import LoadedProject
+from renamer.sweep.model import KEPT, RESIDUAL, Reference
+from renamer.vcs_status import worktree_lines_matching
+
+REASON = "captured"
+# A line that may hold a glob or regex token, or an IPv4 network literal (git grep: PCRE and ERE
+# read it alike; in ERE a backslash inside brackets is literal, a wider net, not a narrower one).
+_LINES = r"[*?|{]|\[[^]]+\]|\\[dDwW]|[0-9]/[0-9]"
+_LIMIT = 2 * 1024 * 1024  # a file larger than this is no configuration a pattern is read from
+
+
+def _v4(value: str) -> ipaddress.IPv4Address | None:
+    try:
+        return ipaddress.IPv4Address(value)
+    except ValueError:
+        return None
+
+
+def pattern_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[int, int, str, str]]:
+    """(start, end, old, new) of each glob or regex token in `data` that matches a new value of
+    `pairs` (old, new) in full and not its old value."""
+    if not pairs or not any(sign in data for sign in (b"*", b"?", b"[", b"\\", b"{", b"+", b"|")):
+        return []
+    news = tuple(new for _, new in pairs)
+    olds = dict((new, old) for old, new in pairs)
+    runs = patterns.token_runs(data)
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for low, high in patterns._near_metas(data, runs):
+        pos = low
+        while pos < high:
+            if runs[pos:pos + 1] != b"t":
+                pos += 1
+                continue
+            start, end = patterns._token_around(data, pos, runs)
+            pos = max(pos + 1, patterns._right_edge(runs, pos, patterns._MAX_TOKEN))
+            if (start, end) in seen or end <= start or end - start > patterns._MAX_TOKEN:
+                continue
+            seen.add((start, end))
+            token = data[start:end]
+            if not patterns._META.search(token):
+                continue
+            new = patterns._matched_in(token, news)
+            if new is None:
+                continue
+            old = olds[new]
+            if patterns._matched_in(token, (old,)) == old:
+                continue  # it held the machine before the rename and holds it after
+            out.append((start, end, old, new))
+    if b"|" in data and b"(" in data:  # `^db0(1|2|3)$`: a group of alternatives (patterns._alternations)
+        reverse = {new: old for old, new in pairs}
+        for hit in patterns._alternations(data, list(news), patterns.fragments(list(news)), reverse):
+            if not any(s < hit.end and hit.start < e for s, e, _, _ in out):
+                out.append((hit.start, hit.end, reverse[hit.old], hit.old))
+    return sorted(out)
+
+
+def set_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[int, int, str, str]]:
+    """(start, end, old, new) of each host set (Ansible's `db[01:05]`, a shell's `db{01..05}`,
+    host_sets.py's shapes) one of whose names is a new value of `pairs`, and none its old value (a
+    set naming the old value is host_sets' `range` residual already)."""
+    if not pairs or not (b"[" in data or b"{" in data) or host_sets._GROUP.search(data) is None:
+        return []
+    news = {new: old for old, new in pairs}
+    out: list[tuple[int, int, str, str]] = []
+    done = -1
+    for group in host_sets._GROUP.finditer(data):
+        if group.start() < done:
+            continue
+        token = host_sets._pattern_around(data, group.start())
+        if token is None:
+            continue
+        start, end, parts = token
+        done = end
+        names = {b"".join(text for text, _ in name).decode("utf-8", "replace")
+                 for name in host_sets._expand(parts, ends_only=host_sets._count(parts) > host_sets.CAP)}
+        for new, old in news.items():
+            if new in names and old not in names:
+                out.append((start, end, old, new))
+                break
+    return out
+
+
+def network_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[int, int, str, str, str]]:
+    """(start, end, old, new, network) of each IPv4 network literal in an access rule's context
+    that holds a new address of `pairs` and not its old one."""
+    moved = [(o, n, ov, nv) for o, n in pairs if (ov := _v4(o)) is not None and (nv := _v4(n)) is not None]
+    if not moved or (b"/" not in data and b"." not in data):
+        return []
+    out = []
+    for found in NET.finditer(data):
+        net = network_of(found)
+        if net is None:
+            continue
+        for old, new, old_ip, new_ip in moved:
+            if new_ip in net and old_ip not in net and in_access_rule(data, found.start()):
+                out.append((found.start(), found.end(), old, new, str(net)))
+                break
+    return out
+
+
+def _place(data: bytes, start: int) -> tuple[int, int, str]:
+    line_start = data.rfind(b"\n", 0, start) + 1
+    line_end = data.find(b"\n", start)
+    line_end = len(data) if line_end == -1 else line_end
+    return (data.count(b"\n", 0, start) + 1, start - line_start + 1,
+            data[line_start:line_end].decode("utf-8", "replace"))
+
+
+def file_references(path: str, data: bytes, hosts: Sequence[tuple[str, str]],
+                    addresses: Sequence[tuple[str, str]]) -> list[Reference]:
+    """The `captured` residuals of one file (pure: bytes in, references out)."""
+    out = []
+    for start, end, old, new in pattern_hits(data, [*hosts, *((o, n) for o, n in addresses if ":" not in o)]):
+        line, column, text = _place(data, start)
+        token = data[start:end].decode("utf-8", "replace")
+        out.append(Reference(path, line, column, old, new, RESIDUAL, REASON,
+                             f"`{token}` matches {new} and not {old}: after the rename {new} falls under "
+                             "a pattern written for other machines", text.strip()))
+    spans = [(r.line, r.column) for r in out]
+    for start, end, old, new in set_hits(data, hosts):
+        line, column, text = _place(data, start)
+        if (line, column) in spans:
+            continue
+        token = data[start:end].decode("utf-8", "replace")
+        out.append(Reference(path, line, column, old, new, RESIDUAL, REASON,
+                             f"`{token}` names {new} and not {old}: after the rename {new} is a member of a "
+                             "host set written for other machines", text.strip()))
+    for start, _end, old, new, net in network_hits(data, addresses):
+        line, column, text = _place(data, start)
+        out.append(Reference(path, line, column, old, new, RESIDUAL, REASON,
+                             f"{net} holds {new} and not {old}: after the move {new} falls under an "
+                             "access rule written for other addresses", text.strip()))
+    return out
+
+
+def captured(project: LoadedProject, prefixes: Sequence[str] = ()) -> list[Reference]:
+    """Every `captured` residual of the work tree's current-state files (`prefixes`: only those
+    inside them)."""
+    renames = project.config.renames
+    hosts, addresses = list(renames.hosts), list(renames.addresses)
+    if not hosts and not addresses:
+        return []
+    found = worktree_lines_matching(project.root, _LINES) or []
+    paths = sorted({path for path, _, _ in found})
+    out: list[Reference] = []
+    for path in paths:
+        if prefixes and not any(p == "" or path == p or path.startswith(p + "/") for p in prefixes):
+            continue
+        if project.classifier.classify(path).status != CURRENT:
+            continue
+        try:
+            data = (project.root / path).read_bytes()[:_LIMIT]
+        except OSError:
+            continue
+        refs = file_references(path, data, hosts, addresses)
+        if refs:
+            out += _decided(project, path, data, refs)
+    return out
+
+
+def _decided(project: LoadedProject, path: str, data: bytes, refs: list[Reference]) -> list[Reference]:
+    """`refs` with each one on a line a keep rule, the inline marker or a dated section exempts
+    kept (the person's decision: the pattern may take the machine in), not left a residual."""
+    lines = data.decode("utf-8", "replace").split("\n")
+    exempt = project.classifier.line_exemptions(path, lines, [r.line - 1 for r in refs])
+    out = []
+    for ref in refs:
+        held = exempt.get(ref.line - 1)
+        out.append(ref if held is None else replace(ref, status=KEPT, reason=held.reason,
+                                                    note=f"{held.note} ({ref.note})"))
+    return out

@@ -1,0 +1,127 @@
+"""The new value under patterns written for other machines (issue 27, t35 finding 01): `web01 -> db03`
+puts the web server under `hosts: "db*"`, an earlier ssh `Host db*` block, a relabel keep-regex;
+`10.0.0.70 -> 10.0.2.70` under an earlier `-s 10.0.2.64/28 -j DROP`. Each is a `captured` residual
+before the sweep writes, and verify fails on it until a person decides (a keep rule, the inline
+marker, or the pattern changed). ssh and ansible themselves say what the swept files mean."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Result
+
+CONFIG = "version: 1\nrenames:\n  hosts: {web01: db03}\n  addresses: {10.0.0.70: 10.0.2.70}\nallowlist: allow.yaml\n"
+ALLOW = "version: 1\ncurrent: ['**']\n"
+INVENTORY = "[web]\nweb01 ansible_host=10.0.0.70\n[db]\ndb01 ansible_host=10.0.2.11\ndb02 ansible_host=10.0.2.12\n"
+SSH = "Host db*\n  User postgres\n  ProxyJump bastion-db\nHost web01\n  User deploy\n"
+FILES = {
+    "hosts.ini": INVENTORY,
+    "site.yml": '- hosts: "db*"\n  roles: [postgresql]\n- hosts: web\n  roles: [nginx]\n',
+    "ssh_config": SSH,
+    "fw.sh": "#!/bin/sh\niptables -A INPUT -s 10.0.2.64/28 -j DROP   # quarantine\n"
+             "iptables -A INPUT -s 10.0.0.70 -p tcp --dport 443 -j ACCEPT\n",
+    "prom.yml": "scrape_configs:\n- job_name: postgres\n  relabel_configs:\n  - source_labels: [__address__]\n"
+                "    regex: \"db0[0-9].*\"\n    action: keep\n",
+}
+BIN = Path(sys.executable).parent
+
+
+def _ssh(root: Path, host: str) -> list[str]:
+    shown = subprocess.run(["ssh", "-G", "-F", str(root / "ssh_config"), host], capture_output=True, text=True,
+                           check=True, stdin=subprocess.DEVNULL).stdout
+    return [line for line in shown.splitlines() if line.split(" ")[0] in ("user", "proxyjump")]
+
+
+def _ansible_hosts(root: Path, pattern: str) -> list[str]:
+    shown = subprocess.run([str(BIN / "ansible"), "-i", str(root / "hosts.ini"), pattern, "--list-hosts"],
+                           capture_output=True, text=True, check=True, cwd=root, stdin=subprocess.DEVNULL,
+                           env={"PATH": f"{BIN}:/usr/bin:/bin", "ANSIBLE_LOCAL_TEMP": str(root.parent / "tmp"),
+                                "HOME": str(root.parent)}).stdout
+    return sorted(line.strip() for line in shown.splitlines()[1:] if line.strip())
+
+
+def test_the_new_name_under_others_patterns_is_a_residual(repo: Callable[..., Path],
+                                                          run: Callable[..., Result]) -> None:
+    root = repo(FILES, config=CONFIG, allowlist=ALLOW)
+    assert _ssh(root, "web01") == ["user deploy"]  # before: the web server's own block
+    dry = json.loads(run(root, "verify", "--format", "json").stdout)
+    found = sorted((f["path"], f["line"]) for f in dry["findings"] if f["reason"] == "captured")
+    expected = [("fw.sh", 2), ("prom.yml", 5), ("site.yml", 1), ("ssh_config", 1)]
+    assert found == expected
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 1, swept.stdout + swept.stderr
+    for place in ("fw.sh:2:22", "prom.yml:5:13", "site.yml:1:11", "ssh_config:1:6"):
+        assert f"{place}: " in swept.stdout and "(captured: " in swept.stdout, swept.stdout
+    assert "`db*` matches db03 and not web01" in swept.stdout
+    assert "10.0.2.64/28 holds 10.0.2.70 and not 10.0.0.70" in swept.stdout
+    # what the tools read now: the residuals are real
+    assert _ssh(root, "db03") == ["user postgres", "proxyjump bastion-db"]
+    assert _ansible_hosts(root, "db*") == ["db01", "db02", "db03"]
+    verify = run(root, "verify")
+    assert verify.exit_code == 1 and "captured" in verify.stdout
+    assert run(root, "verify", "--strict").exit_code == 1
+
+
+def test_a_keep_rule_or_the_marker_decides_it(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    files = {"ssh_config": SSH.replace("Host db*\n", "Host db*  # renamer: keep (db03 joins the db fleet)\n"),
+             "site.yml": '- hosts: "db*"\n  roles: [postgresql]\n', "hosts.ini": INVENTORY}
+    allow = ALLOW + "keep:\n  - {name: db-play, path: site.yml, line_contains: 'db*', reason: db03 is a db}\n"
+    root = repo(files, config=CONFIG, allowlist=allow)
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 0, swept.stdout + swept.stderr
+    assert run(root, "verify", "--strict").exit_code == 0
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    kept = sorted((r["path"], r["line"], r["reason"]) for r in audit["references"])
+    assert kept == [("site.yml", 1, "db-play"), ("ssh_config", 1, "inline")]
+
+
+@pytest.mark.parametrize("files", [
+    pytest.param({"ssh_config": "Host *\n  ServerAliveInterval 30\nHost web01\n  User deploy\n"},
+                 id="ssh-star-matches-both"),
+    pytest.param({"ssh_config": "Host db1*\n  User x\nHost web01\n  User deploy\n"}, id="matches-neither"),
+    pytest.param({"fw.sh": "iptables -A INPUT -s 10.0.0.0/16 -j ACCEPT\niptables -A INPUT -s 10.0.0.70 -j ACCEPT\n"},
+                 id="a-network-holding-both"),
+    pytest.param({"net.yaml": "address: 10.0.2.1/24\nhost: 10.0.0.70\n"}, id="an-interface-no-rule"),
+])
+def test_noop_what_the_new_value_does_not_newly_fall_under(files: dict[str, str], repo: Callable[..., Path],
+                                                          run: Callable[..., Result]) -> None:
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 0, swept.stdout + swept.stderr
+    assert "captured" not in swept.stdout
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+@pytest.mark.parametrize("rel, text, line", [
+    pytest.param("nginx.conf", "location /admin {\n  deny 10.0.2.0/24;\n  allow 10.0.0.70;\n}\n", 2, id="nginx-deny"),
+    pytest.param("policy.yaml", "spec:\n  ingress:\n  - from:\n    - ipBlock:\n        cidr: 10.0.0.0/16\n"
+                 "        except:\n        - 10.0.2.0/25\n", 7, id="networkpolicy-except"),
+    pytest.param("inventory.yml", "all:\n  children:\n    db:\n      hosts:\n        db[01:02]:\n"
+                 "  vars:\n    pattern: ~db0\\d\n", 7, id="ansible-regex-host-pattern"),
+    pytest.param("alerts.yml", "- alert: DBDown\n  expr: up{instance=~\"db0[1-9]:9100\"} == 0\n", 2,
+                 id="promql-regex"),
+])
+def test_other_tools_and_spellings(rel: str, text: str, line: int, repo: Callable[..., Path],
+                                   run: Callable[..., Result]) -> None:
+    root = repo({rel: text}, config=CONFIG, allowlist=ALLOW)
+    verify = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert [(f["path"], f["line"]) for f in verify["findings"] if f["reason"] == "captured"] == [(rel, line)]
+
+
+def test_an_inventory_range_the_new_name_joins(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """`db[01:05]` already names db03: after `web01 -> db03` the web server is in the db group too
+    (ansible says so); a `captured` residual at the range."""
+    inventory = "[web]\nweb01 ansible_host=10.0.0.70\n[db]\ndb[01:05]\n"
+    root = repo({"hosts.ini": inventory}, config=CONFIG, allowlist=ALLOW)
+    assert _ansible_hosts(root, "db") == ["db01", "db02", "db03", "db04", "db05"]
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 1 and "hosts.ini:4:1: " in swept.stdout, swept.stdout
+    assert "`db[01:05]` names db03 and not web01" in swept.stdout
+    assert "db03" in _ansible_hosts(root, "web") and "db03" in _ansible_hosts(root, "db")
+    assert run(root, "verify").exit_code == 1

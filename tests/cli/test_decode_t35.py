@@ -7,6 +7,7 @@ mix of zero-padded octets is a near-miss."""
 from __future__ import annotations
 
 import json
+import shutil
 
 from tests.testing.repos import git, snapshot
 
@@ -98,3 +99,51 @@ def test_any_mix_of_zero_padded_octets_is_a_near_miss(repo, run) -> None:
     before = snapshot(root)
     assert run(root, "sweep", "--commit").exit_code == 0
     assert snapshot(root) == before and git(root, "status", "--porcelain") == ""  # nothing rewritten
+
+
+KEEP_CONFIG = ("version: 1\nrenames:\n  hosts:\n    web01: app01\n  addresses:\n    10.0.0.70: 10.0.1.90\n"
+               "allowlist: allow.yaml\n")
+
+
+def test_a_keep_rule_a_rename_would_leave_behind_refuses_the_sweep(repo, run) -> None:
+    """t35 finding 21: the rule names the file by its old path (literally, or by a glob the new
+    name does not match): the sweep refuses, nothing written; a rule naming both lets it pass."""
+    files = {"host_vars/web01.yml": "ansible_host: 10.0.0.70\nprevious_name: web01\n",
+             "inventory/web01.ini": "[db]\nweb01 legacy=web01\n"}
+    for paths in ("host_vars/web01.yml", "host_vars/web0*.yml"):
+        allow = ("version: 1\ncurrent: ['**']\nkeep:\n  - name: previous-name\n"
+                 f"    path: {paths}\n    line_contains: previous_name\n    reason: CMDB matches it\n")
+        root = repo(files, config=KEEP_CONFIG, allowlist=allow)
+        before = snapshot(root)
+        swept = run(root, "sweep", "--commit")
+        assert swept.exit_code == 3, swept.stdout + swept.stderr
+        assert ("host_vars/web01.yml: renaming it to host_vars/app01.yml would leave keep rule previous-name "
+                "(allow.yaml:") in swept.stdout + swept.stderr
+        assert snapshot(root) == before and git(root, "status", "--porcelain") == ""
+        shutil.rmtree(root)
+    allow = ("version: 1\ncurrent: ['**']\nkeep:\n  - name: previous-name\n"
+             "    paths: [host_vars/web01.yml, host_vars/app01.yml]\n    line_contains: previous_name\n"
+             "    reason: CMDB matches it\n")
+    root = repo(files, config=KEEP_CONFIG, allowlist=allow)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "host_vars/app01.yml").read_text() == "ansible_host: 10.0.1.90\nprevious_name: web01\n"
+    assert run(root, "verify").exit_code == 0
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "host_vars/app01.yml").read_text() == "ansible_host: 10.0.1.90\nprevious_name: web01\n"
+
+
+def test_a_symlink_out_of_the_repo_naming_an_old_host_fails_strict(repo, run) -> None:
+    """t35 finding 18: listed as skipped, holding old values; now counted by `verify --strict`."""
+    root = repo({"nginx/site.conf": "server_name web01;\n"}, config=KEEP_CONFIG,
+                allowlist="version: 1\ncurrent: ['**']\n", commit=False)
+    (root / "nginx/sites-enabled").mkdir()
+    (root / "nginx/sites-enabled/default").symlink_to("/etc/nginx/sites-available/web01.conf")
+    (root / "nginx/cert.pem").symlink_to("/srv/certs/web01/fullchain.pem")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "links")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    strict = run(root, "verify", "--strict")
+    assert strict.exit_code == 1
+    assert "2 current-state files skipped unread" in strict.stdout
+    assert "nginx/cert.pem (symlink, 1)" in strict.stdout
+    assert run(root, "verify").exit_code == 0

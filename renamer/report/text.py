@@ -102,8 +102,7 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
              if not (r.reason in (OUTSIDE, TOOL, LIMIT) and (r.path, r.line) in listed)]
     if stuck:
         lines.append(f"Residual, left for you ({len(stuck)}):")
-        notes = _once(stuck)
-        lines += [f"  {location(r)}: {r.old} ({r.reason}: {notes[id(r)]})" for r in stuck]
+        lines += [f"  {location(r)}: {r.old} ({r.reason}: {r.note})" for r in stuck]
     files = summary.unclassified_files()
     if files:
         lines.append(f"Unclassified, never rewritten ({plural(len(files), 'file')}, "
@@ -209,28 +208,13 @@ def _unscanned_lines(summary: Summary) -> list[str]:
     return lines
 
 
-def _once(refs: Sequence[Reference]) -> dict[int, str]:
-    """The note each reference is printed with: a note its class shares with an earlier one is
-    said once, at the first (t35 finding 23: a class's 450-character explanation was printed
-    for each of nine residuals); the later ones point at it. JSON keeps every note whole."""
-    first: dict[tuple[str | None, str], Reference] = {}
-    out = {}
-    for ref in refs:
-        note = ref.note or ""
-        seen = first.setdefault((ref.reason, note), ref)
-        out[id(ref)] = note if seen is ref or len(note) < 80 else f"explained at {location(seen)}"
-    return out
-
-
 def verify_report(summary: Summary, verdict: Verdict, expired: Sequence[Exemption] = (),
                   collisions: Sequence[Collision] = (), *, quiet: bool = False) -> str:
     """The findings, then the verdict line (last, so a caller may colour it). `quiet` (-q): the
     findings that fail verify alone, with no warnings, lists or verdict line."""
     lines = expired_lines(expired)
-    problems = summary.residual + summary.unclassified
-    notes = _once(problems)
-    for ref in problems:
-        hint = notes[id(ref)]
+    for ref in summary.residual + summary.unclassified:
+        hint = ref.note or ""
         label = ref.status if not ref.reason else f"{ref.status} ({ref.reason})"
         lines.append(f"{location(ref)}: {label}: {change(ref)}{_where(ref)}: {hint}")
         if ref.text and ref.role != "path":

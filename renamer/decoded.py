@@ -55,7 +55,7 @@ _BREAK_INDENT = lazy_re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n[ \t]*)")
 # A make recipe's: make hands the shell the backslash and the line break but drops the next line's
 # recipe prefix (one tab), and the shell joins the rest (`ssh ana-\` newline tab `ml2`: ana-ml2).
 _BREAK_RECIPE = lazy_re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n\t?)")
-_MARKS = (b"`", b"^")  # the other continuation marks, for the cheap tests
+_MARKS = (b"`", b"^", b"=")  # the other continuation marks (`=`: quoted-printable), for the cheap tests
 
 
 def _break(mark: bytes, indent: bool) -> re.Pattern[bytes]:

@@ -50,13 +50,16 @@ from renamer.unicode_names import folded_matches, might_fold
 # Then every spelling of one character: `\\x2d`, `\\u002d`, `\\u{2d}` (JavaScript, Rust),
 # `\\U0000002d`, `\\N{HYPHEN-MINUS}` (Python), octal `\\055` (Python, C, bash `$'...'`), a
 # percent-encoded UTF-8 sequence (`%C3%BC` is one character, ü), `%2D`, `&#x2d;`, `&#45;`; last,
-# a backslash before an ordinary name character (`an\\a-ml2`: an unquoted shell word reads
+# RTF's `\\'30` (a byte in hex: Word writes any character so, LibreOffice every one beyond ASCII)
+# and its `\\u48?` (a decimal code point, then the fallback an older reader shows: t35 finding
+# 07); last, a backslash before an ordinary name character (`an\\a-ml2`: an unquoted shell word reads
 # `ana-ml2`), never the letters of the usual escapes and regex classes (`\\n`, `\\b`, `\\d`...).
 _ESCAPE = lazy_re.compile(
     rb"\\\\|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\u\{[0-9A-Fa-f]{1,6}\}|\\U[0-9A-Fa-f]{8}"
                      rb"|\\N\{[A-Za-z0-9 -]{1,80}\}|\\[0-7]{1,3}"
                      rb"|%[C-Fc-f][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f]){1,3}|%[0-9A-Fa-f]{2}"
                      rb"|&#[xX][0-9A-Fa-f]{1,6};|&#[0-9]{1,7};"
+                     rb"|\\'[0-9A-Fa-f]{2}|\\u-?[0-9]{1,5} ?(?:\?|\\'[0-9A-Fa-f]{2})"
                      rb"|\\[aijlmoqyCFHIJMOTVY89._:-]")
 # Where names are in presentation format (a zone file, BIND's, NSD's or Unbound's configuration),
 # RFC 1035 5.1 has two escapes only: `\\DDD`, a DECIMAL byte (`ana\\045ml2` is ana-ml2, `ana\\055ml2`
@@ -65,6 +68,7 @@ _ESCAPE = lazy_re.compile(
 # A character beyond ASCII is its UTF-8 octets, one `\\DDD` each (`m\\195\\188ller` is müller).
 _DECIMAL_ESCAPE = lazy_re.compile(rb"\\\\|\\(?:19[4-9]|2[0-4][0-9])(?:\\(?:12[89]|1[3-8][0-9]|19[01])){1,3}"
                              rb"|\\[0-9]{3}|\\[A-Za-z_:-]")
+_RTF_DIGITS = lazy_re.compile(rb"-?[0-9]+")
 _NAME_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:")
 _NAME_BYTES = frozenset(bytes([c]) for c in _NAME_CHARS)
 # What ends a URL before a match, on its line: a blank, a quote, a bracket.
@@ -132,6 +136,16 @@ def _read(text: bytes, decimal: bool = False) -> tuple[str, bytes, int] | None:
         if len(decoded) != 1:
             return None
         char = ord(decoded)
+    elif text.startswith(b"\\'"):  # RTF: a byte of the document's code page; ASCII is the same in all
+        style, digits = "'", text[2:]
+        char = int(digits, 16)
+        if char >= 0x80:
+            return None  # which character depends on \\ansicpg: not matched decoded
+    elif text.startswith(b"\\u") and (text.endswith(b"?") or b"'" in text):  # RTF `\\u48?`
+        style, digits = "rtf-u", _RTF_DIGITS.match(text, 2).group()  # type: ignore[union-attr]
+        char = int(digits)
+        if char < 0:
+            char += 65536  # RTF writes a code point over 32767 as a signed 16-bit number
     elif text.startswith(b"\\N{"):
         try:
             char = ord(unicodedata.lookup(text[3:-1].decode()))

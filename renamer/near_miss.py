@@ -74,9 +74,9 @@ class LoosePass:
             body = _SEP.join(b"0+" if o == b"0" else b"0*" + o for o in octets)
             parts.append(rb"(?<![0-9])" + body + rb"(?![0-9])")
             self._like.append((re.compile(body), old))
-            for spelling in _padded_spellings(octets):
-                needles.add(b".".join(spelling))
-                starts.add(spelling[0])
+            for prefix in _padded_prefixes(octets):
+                needles.add(prefix)
+                starts.add(prefix.split(b".")[0])
         parts += tails  # after every host: `web01.lab` is the FQDN's own spelling, never its label
         self.pattern = re.compile(b"(?i)" + b"|".join(parts)) if parts else None
         # A needle holding another adds nothing to an `in` test.
@@ -205,15 +205,17 @@ class Anchors:
 _DATABASES: dict[tuple[bytes, ...], Any] = {}  # tokens -> their compiled database, in this process
 
 
-def _padded_spellings(octets: list[bytes]) -> list[list[bytes]]:
-    """The zero-padded spellings looked for: every octet padded to three digits (`printf %03d`),
-    and each single octet padded (`10.250.50.054`); at most nine an address, so that the needles
-    stay few (a mix of two or three padded octets goes unseen)."""
-    full = [b"0" * (3 - len(o)) + o for o in octets]
-    out = [full] if full != octets else []
+def _padded_prefixes(octets: list[bytes]) -> list[bytes]:
+    """Where a zero-padded spelling begins: the octets before its first padded one as written,
+    then that octet padded (`10.250.050.`, `010.`). Every mix of padded octets (`10.000.000.070`,
+    `010.000.0.70`: t35 finding 20) begins with one of these, and there are at most eight an
+    address, so the needles stay few; the loose pattern decides the rest of the address."""
+    out = []
     for index, octet in enumerate(octets):
+        head = b"".join(o + b"." for o in octets[:index])
+        tail = b"." if index < len(octets) - 1 else b""
         for zeros in range(1, 4 - len(octet)):
-            out.append([*octets[:index], b"0" * zeros + octet, *octets[index + 1:]])
+            out.append(head + b"0" * zeros + octet + tail)
     return out
 
 

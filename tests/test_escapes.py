@@ -90,3 +90,19 @@ def test_a_decimal_escape_beyond_ascii_is_utf8_octets_read_and_spelled_as_one_ch
     assert [chr(e.char) for e in found] == ["ü", "-", "ÿ"]
     assert _spell(ord("ü"), found[0]) == "\\195\\188" and _spell(ord("-"), found[1]) == "\\045"
     assert [chr(e.char) for e in _escapes(rb"m\195x", decimal=True)] == ["Ã"]  # a lone lead octet: as read
+
+
+@pytest.mark.parametrize(("data", "expected"), (
+    pytest.param(b"ssh an\\'61-ml2 now", [(b"an\\'61-ml2", "fv-ml1", "encoded")], id="rtf-hex-letter"),
+    pytest.param(b"ana\\'2Dml2\\par", [(b"ana\\'2Dml2", "fv-ml1", "encoded")], id="rtf-hex-separator"),
+    pytest.param(b"ping 10.250.50.\\'35\\'34\\par", [(b"10.250.50.\\'35\\'34", "10.251.50.54", "encoded")],
+                 id="rtf-hex-digits"),
+    pytest.param(b"ana\\u45?ml2", [(b"ana\\u45?ml2", "fv-ml1", "encoded")], id="rtf-unicode-fallback"),
+    pytest.param(b"ana\\u45\\'2dml2", [(b"ana\\u45\\'2dml2", "fv-ml1", "encoded")], id="rtf-unicode-hex-fallback"),
+    pytest.param(b"an\\'e1-ml2", [], id="noop-rtf-code-page-byte"),  # which character: \\ansicpg's
+    pytest.param(b"ana\\u45ml2", [], id="noop-rtf-unicode-without-fallback"),
+))
+def test_rtf_escapes(data: bytes, expected: list[tuple[bytes, str, str | None]]) -> None:
+    """t35 finding 07: RTF's `\\'hh` and `\\uN?` spell a name's characters; never rewritten (no
+    format here decodes them for certain), refused `encoded`."""
+    assert _found(data) == expected

@@ -98,9 +98,9 @@ def test_no_pattern_finds_nothing(hosts: list[str], addresses: list[str]) -> Non
 
 def test_needles_holding_another_are_dropped() -> None:
     loose = LoosePass(["ana-ml2", "ana-ml2.ana.lan"], ["10.250.50.54"])
-    assert loose.needles[0] == b"ana.ml2"  # shortest first; equal lengths in set order
-    # the zero-padded spellings too; 010.250.50.54 holds 10.250.50.54: dropped
-    assert sorted(loose.needles) == [b"010.250.050.054", b"10.250.050.54", b"10.250.50.054", b"10.250.50.54",
+    assert loose.needles[0] == b"010."  # shortest first; equal lengths in set order
+    # where a zero-padded spelling begins too (`010.`, `10.250.050.`, `10.250.50.054`: t35 finding 20)
+    assert sorted(loose.needles) == [b"010.", b"10.250.050.", b"10.250.50.054", b"10.250.50.54",
                                      b"54.50.250.10", b"ana.ml2"]
 
 
@@ -286,3 +286,23 @@ def test_the_native_scan_runs_where_hyperscan_is_and_tokens_are_many(monkeypatch
     assert not LoosePass(["ana-ml2"], ["10.250.50.54"])._anchors._native  # few: a find each
     monkeypatch.setenv("RENAMER_NATIVE", "0")
     assert not LoosePass(_MANY_HOSTS, _MANY_ADDRESSES)._anchors._native
+
+
+@pytest.mark.parametrize("text", [
+    "10.250.50.054", "010.250.050.054", "10.250.050.054", "010.250.50.54", "10.250.050.54",
+    "010.250.050.54", "10-250-050-054",
+])
+def test_any_mix_of_zero_padded_octets_is_found(text: str) -> None:
+    """t35 finding 20: not only every octet or one octet padded, any mix (`10.000.000.070`)."""
+    data = f"a {text} b".encode()
+    assert LOOSE.might_match(data)
+    assert LOOSE.find(data) == [(2, 2 + len(text), text, "10.250.50.54")]
+    assert why(text, "10.250.50.54", "a ", " b") == "zero-padded"
+
+
+def test_any_mix_of_zero_padded_octets_of_a_short_address() -> None:
+    loose = LoosePass([], ["10.0.0.70"])
+    for text in ("10.000.000.070", "10.0.000.070", "10.000.0.070", "10.000.000.70", "010.000.0.70",
+                 "10.00.0.70", "10.0.0.070"):
+        assert loose.find(f"x {text}\n".encode()) == [(2, 2 + len(text), text, "10.0.0.70")], text
+    assert loose.find(b"x 10.0.0.700 110.0.0.70 10.0.0.7\n") == []

@@ -167,7 +167,7 @@ class NativeGate:
                 else:
                     patterns.append((_literal(text), question, caseless))
 
-        patterns.append((rb"[\x5c\x60\x5e]\x0d?\x0a", BREAK, False))  # decoded.might_hold_break
+        patterns.append((rb"[\x5c\x60\x5e\x3d]\x0d?\x0a", BREAK, False))  # decoded.might_hold_break
         add(NEEDLE, matcher.needles)
         # might_hold_context: a range stem, `$ORIGIN`, `ffff:` (caseless: its tests ask for either
         # case), or the pattern probe, which needs a start and a meta match both. context_literals

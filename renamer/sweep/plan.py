@@ -259,6 +259,9 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
                                      f"name part of it; keep the whole folder (`keep_paths: [{folder}]`), or "
                                      "move what stays out of it first")
             for folder, target, staying in split)))
+    lost = _keeps_left_behind(project, plan)
+    if lost:
+        plan = replace(plan, folder_refusals=(*plan.folder_refusals, *lost))
     joined = vars_merging(project.root, plan.renames)
     if joined:
         plan = replace(plan, folder_refusals=(*plan.folder_refusals, *(
@@ -289,6 +292,27 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
         return plan
     return replace(plan, scan=without_relinked(plan.scan, relinks), links=tuple(relinks),
                    link_refusals=tuple(refused))
+
+
+def _keeps_left_behind(project: LoadedProject, plan: Plan) -> list[Refusal]:
+    """A file the sweep renames whose references a keep rule keeps by a path the new name no
+    longer matches (`path: host_vars/web01.yml` while it becomes app01.yml: t35 finding 21): the
+    sweep would exit 0, verify would fail on the kept line, and the next sweep would rewrite it."""
+    out = []
+    for f in plan.scan.files:
+        if not f.new_path:
+            continue
+        used = {r.reason for r in f.references if r.status == KEPT}
+        classifier = project.classifier
+        after = {rule.name for rule in classifier.keep_rules_for(f.new_path)}
+        for rule in classifier.keep_rules_for(f.path):
+            if rule.name in used and rule.name not in after:
+                out.append(Refusal(f.path, 0, (
+                    f"renaming it to {f.new_path} would leave {rule.label} ({rule.where}) behind: its "
+                    f"path no longer matches, so the line it keeps would be a residual and the next sweep "
+                    f"would rewrite it; add {f.new_path} to the rule's paths (it may name both), or keep "
+                    f"the file's name with `keep_paths: [{f.path}]`")))
+    return out
 
 
 def _config_dir_refusals(project: LoadedProject, plan: Plan) -> list[Refusal]:

@@ -230,12 +230,14 @@ REFUSED_HINTS = {
                 "the gateway too (or rename the network under renames.networks), then rerun the sweep, or "
                 "keep it with a keep rule"),
     "split": ("an old value split by a line-ending backslash (YAML, TOML, a shell continuation, a make "
-              "recipe; PowerShell's backtick, cmd's caret, a Dockerfile's `# escape=`), by literals a "
-              "language concatenates (`\"ana-\" + \"ml2\"`, `${\"ml2\"}`, `~`) or by "
+              "recipe, a Java `.properties` line; PowerShell's backtick, cmd's caret, a Dockerfile's "
+              "`# escape=`; quoted-printable's soft `=`), by literals a language concatenates "
+              "(`\"ana-\" + \"ml2\"`, `${\"ml2\"}`, `~`) or by "
               "quotes inside one word (`ana-\"ml2\"`, `'ana-'ml2`) or by a shell default's brace "
               "(`${X:-ana}-ml2`): read joined, but no text edit knows where the break goes; rejoin it and "
               "rerun the sweep, or keep it with a keep rule"),
     "encoded": ("an old value spelled with escapes (`\\x2d`, `\\u002d`, `\\055`, `%2D`, `&#45;`, "
+                "RTF's `\\'2d`, "
                 "`an\\a-ml2`) where renamer cannot tell that the consumer decodes them, an escape beside "
                 "it that makes another name once decoded (`ana-ml2%30`), or a Unicode name in a case "
                 "renamer does not rewrite (`BÜCHER.ana.lan`), or base64 its format declares that renamer "
@@ -721,9 +723,11 @@ class FileScanner:
         if zone_like:
             matches, decided = with_zone_names(data, matches, self.matcher, origin, apex, any_case=any_case)
         if hit and content.kind == "text" and might_hold_break(data):
-            indent = (fmt or format_of(rel, data)).joins_indent
+            indent = (fmt or format_of(rel, data)).joins_indent or continuations.joins_indent(rel)
             matches = split_matches(self.matcher, data, matches, indent=indent, recipe=is_makefile(rel),
                                     mark=continuations.mark(rel, data))
+            if continuations.soft_breaks(data):  # a quoted-printable part's soft line breaks
+                matches = split_matches(self.matcher, data, matches, indent=False, mark=b"=")
         if hit and content.kind == "text" and interface_stanzas.might_hold(data):
             # an interface's address renamed out of its gateway's network (interface_stanzas.py)
             matches = interface_stanzas.with_gateways(data, matches)

@@ -13,7 +13,7 @@ from typing import Literal
 
 import pathspec
 
-from renamer import lazy_re
+from renamer import lazy_re, record_spans
 from renamer.allowlist import Allowlist, KeepRule
 from renamer.formats import format_of
 from renamer.formats.prose import is_prose, reads_as_configuration, says_past
@@ -21,8 +21,10 @@ from renamer.formats.prose_outline import legacy, outline
 from renamer.glob_grammar import with_classes
 from renamer.preset_folders import Claim, FolderClaims, live_by_content, named_folder
 
-# 2026-10-05 or 20261005, not part of a longer number.
-FILE_DATE = lazy_re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
+# 2026-10-05 or 20261005, not part of a longer number, unless a time of day follows the compact form
+# (VS Code's Local History `hosts_20250301101500.ini`: t35-sweep finding 16).
+FILE_DATE = lazy_re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?:(?!\d)|(?<=\d{8})(?=(?:[01]\d|2[0-3])[0-5]\d"
+                            r"(?:[0-5]\d)?(?!\d)))")
 
 FileStatus = Literal["current", "record", "excluded", "unclassified"]
 CURRENT: FileStatus = "current"
@@ -266,6 +268,13 @@ class Classifier:
         """Exempt lines of a current-state file, by 0-based index (only `wanted` ones, if given)."""
         indices = range(len(lines)) if wanted is None else sorted(set(wanted))
         sections = self._dated_sections(path, lines) if self.has_dated_sections(path, lines) else []
+        # records inside the file by its own structure (notebook outputs, a spec's %changelog, dated
+        # rows, saved tool output: record_spans.py), after the dated sections they never overlap
+        taken = {index for start, end, _ in sections for index in range(start, end)}
+        for span in record_spans.spans(path, lines, self.cutover):
+            if taken.isdisjoint(range(span.start, span.end)):
+                sections.append((span.start, span.end, LineExemption(span.reason, span.note, span.start)))
+        sections.sort(key=lambda section: section[0])
         starts = [start for start, _, _ in sections]
         marker = self.allowlist.inline_marker
         rules = self.keep_rules_for(path)

@@ -16,7 +16,8 @@ from renamer.scaffold_live import is_tool_output
 
 # Folder names that hold history whatever their files say.
 HISTORY = lazy_re.compile(
-    r"(?i)^(.*memory\.d|journals?|logbook|history|incidents?|postmortems?|post-mortems?|"
+    r"(?i)^(.*memory\.d|journals?|logbook|\.?history|incidents?|incident[-_]reports?|postmortems?|"
+    r"post[-_]mortems?|outages?|rcas?|release[-_]?notes|\.ipynb_checkpoints|"
                       r"archives?|archived|backups?|changelog\.d|decisions?|adrs?|minutes)$")
 # Names that say nothing for sure: notes/ may be dated history or today's runbooks. Their files
 # go to the unclassified list for a person to decide, never into a record class by name alone.

@@ -34,7 +34,9 @@ def render_allowlist(proposal: Proposal) -> str:
     lines = ["# Written by `renamer init`: review it. Record classes keep old names on purpose;",
              "# edit each reason to say why. Files listed at the end are unclassified: until you",
              "# add them to `current` or a record class, `renamer verify` fails on them.",
-             "version: 1", "extends: [records-common]   # incidents, journals, changelogs, archives, backups"]
+             "version: 1",
+             "extends: [records-common]   # incidents, journals, changelogs, histories, logs, tool-output, "
+             "notebook-checkpoints, editor-copies, mailmap, archives, backups"]
     lines.append("current:" if proposal.current else "current: []")
     lines += [f"  - {scalar(p)}" for p in proposal.current]
     lines.append("records:" if proposal.records or proposal.fixtures or proposal.backups
@@ -77,8 +79,9 @@ def render_allowlist(proposal: Proposal) -> str:
 def _class_name(folder: str, taken: set[str]) -> str:
     """The folder's own name (`old`), else its path (`zones-old`), else numbered: never one taken."""
     path = folder.replace("/**", "")
-    own = re.sub(r"[^A-Za-z0-9_.-]+", "-", path.rsplit("/", 1)[-1]).strip("-") or "records"
-    whole = re.sub(r"[^A-Za-z0-9_.-]+", "-", path).strip("-") or "records"
+    # a class name starts with a letter or digit (allowlist_fields.NAME): `.history/` is `history`
+    own = re.sub(r"[^A-Za-z0-9_.-]+", "-", path.rsplit("/", 1)[-1]).strip("-._") or "records"
+    whole = re.sub(r"[^A-Za-z0-9_.-]+", "-", path).strip("-._") or "records"
     for name in (own, whole, *(f"{whole}-{n}" for n in range(2, len(taken) + 3))):
         if name not in taken:
             return name

@@ -33,6 +33,11 @@ CLASSIFIER = Classifier(ALLOW, dt.date(2026, 10, 5), ["/renamer.yaml", "/dns/"])
     pytest.param("stacks/notes-2026-09-30.md", "record", "dated-file", id="dashed-date"),
     pytest.param("stacks/build-20261399.log", "current", None, id="not-a-date"),
     pytest.param("stacks/v123456789.txt", "current", None, id="long-number"),
+    # a compact date with a time of day (VS Code's Local History, t35-sweep finding 16); not any 14 digits
+    pytest.param("stacks/hosts_20250301101500.ini", "record", "dated-file", id="stamp-with-seconds"),
+    pytest.param("stacks/hosts_202503011015.ini", "record", "dated-file", id="stamp-with-minutes"),
+    pytest.param("stacks/hosts_20250301996099.ini", "current", None, id="stamp-not-a-time"),
+    pytest.param("stacks/serial-2025030101.zone", "current", None, id="zone-serial"),
     pytest.param("docs/other.md", "unclassified", None, id="unclassified"),
     pytest.param("vendor/x/stacks/a", "excluded", None, id="explicit-exclude"),
     pytest.param("renamer.yaml", "excluded", None, id="implicit-config"),

@@ -32,7 +32,7 @@ from renamer import lazy_re
 
 LITERALS = (b"/dev/", b"crypt", b"luks", b"rd.", b"HOMEHOST", b"vagrant", b"mdadm", b"ARRAY", b"rd.lvm",
             b"vg", b"lv", b"volgroup", b"lvm_",
-            b"vault", b"secret", b"op://", b"op ", b"bw ", b"rbw ", b"pass", b"consul", b"ssm",
+            b"vault", b"secret", b"kv/", b"op://", b"op ", b"bw ", b"rbw ", b"pass", b"consul", b"ssm",
             b"secretsmanager", b"--extract", b"onepassword", b"bitwarden", b"key_vault",
             b"job", b"vm.define", b'key "', b'ls "', b'tree "', b'keyOrDefault "', b"<domain", b"stack",
             b"nomad")
@@ -54,7 +54,7 @@ SCHEDULER = ("the ID of {what}: the tool keeps the running object by it, so rewr
              "second one beside the old (same ports, same disks); {how}, then edit by hand")
 
 _DEV = lazy_re.compile(rb"/dev/(?:mapper/|md/|zvol/|(?!(?:disk|block|char|bus|input|net|pts|shm|snd|dri|cpu"
-                       rb"|fd|mqueue|hugepages|serial|vfio|v4l|usb|dma_heap|vhost-net|loop|nvme|sd|hd|vd|xvd"
+                       rb"|fd|mqueue|hugepages|serial|vfio|v4l|usb|dma_heap|vhost-net|loop|nvme|sd|hd|vd|xvd|tcp|udp"
                        rb"|sr|tty|null|zero|u?random|console|ptmx|kmsg|log|stdin|stdout|stderr|full|fuse"
                        rb"|kvm|rtc|watchdog|tun)\b)[\w.+-]+/)[\w.+:@-]+")
 _KERNEL = lazy_re.compile(rb"\b(?:rd\.lvm\.(?:vg|lv)|rd\.luks\.name|luks\.name|cryptdevice|rd\.md\.name)"
@@ -78,8 +78,11 @@ _AUTOINSTALL_KEY = lazy_re.compile(rb"""(?:^|[\s{,])(?:name|volgroup|dm_name)[ \
 _VAULT_COMMAND = lazy_re.compile(rb"(?<![\w/-])vault[ \t]+(?:kv[ \t]+(?:get|put|patch|delete|undelete|destroy"
                                  rb"|rollback|metadata[ \t]+\w+|list)|read|write|delete|list)"
                                  rb"(?:[ \t]+-[\w-]+(?:=\S*)?)*[ \t]+(?P<v>[^\s\"'|;&]+)")
-_VAULT_PATH = lazy_re.compile(rb"""(?:(?<=[\s"'=:(,\[])|^)(?:secrets?|kv|kv-v2|kv2)/(?:data/|metadata/)?"""
+_VAULT_PATH = lazy_re.compile(rb"""(?:(?<=[\s"'=:(,\[])|^)/?(?:secrets?|kv|kv-v2|kv2)/"""
+                              rb"""(?P<v2>data/|metadata/)?"""
                               rb"""[\w.@-][\w./@-]*""", re.MULTILINE)
+# `vault` as the store, not Ansible's own vault (`ansible-vault`, `vault_password_file`, `!vault`)
+_VAULT_WORD = lazy_re.compile(rb"(?<![\w!-])vault(?![\w-])")
 _TEMPLATE_FUNC = lazy_re.compile(rb"""\{\{-?[^}\n]*?\b(?:secret|secrets|key|keyOrDefault|keyExists|ls|tree)"""
                                  rb"""[ \t]+"(?P<v>[^"\n]+)\"""")
 _LOOKUP = lazy_re.compile(rb"""(?:hashi_vault|vault_kv2_get|vault_kv1_get|vault_read"""
@@ -176,9 +179,12 @@ def _stores(data: bytes) -> list[tuple[int, int, str]]:
             add(m.start("v"), m.end("v"), "a Vault path")
         for m in _SECRET_ARG.finditer(data):
             add(m.start("v"), m.end("v"), "a Vault path")
-    if b"vault" in lowered:
-        for m in _VAULT_PATH.finditer(data):
-            add(m.start(), m.end(), "a Vault path")
+    if b"vault" in lowered or b"/data/" in data:
+        for m in _VAULT_PATH.finditer(data):  # KV v2's `data/` everywhere; a v1 path on a Vault line
+            end = data.find(b"\n", m.end())
+            line = data[data.rfind(b"\n", 0, m.start()) + 1:len(data) if end < 0 else end].lower()
+            if m.group("v2") is not None or _VAULT_WORD.search(line):
+                add(m.start(), m.end(), "a Vault path")
     for m in _LOOKUP.finditer(data):
         add(m.start("v"), m.end("v"), "a secret-store lookup")
     if b"op://" in data:
@@ -228,7 +234,7 @@ def _schedulers(rel: str, data: bytes) -> list[tuple[int, int, str]]:
     if b"job" in data:
         nomad = SCHEDULER.format(what="a Nomad job (NAME)", how="stop the old job first (`nomad job stop "
                                  "-purge NAME`) and run the renamed one in its place")
-        if rel.endswith((".nomad", ".hcl", ".tf", ".tpl", ".j2")) or "nomad" in rel.lower():
+        if rel.endswith((".nomad", ".hcl", ".job", ".tf", ".tpl", ".j2")) or "nomad" in rel.lower():
             out += [(m.start("v"), m.end("v"), nomad) for m in _NOMAD_JOB.finditer(data)]
         out += [(m.start("v"), m.end("v"), nomad) for m in _NOMAD_COMMAND.finditer(data)]
     if b"vm.define" in data or b"vagrant" in data:

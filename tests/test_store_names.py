@@ -21,6 +21,9 @@ def held(rel: str, text: str) -> list[str]:
     ("ks.cfg", "logvol / --vgname=web01 --name=root\n", "web01"),
     ("t.sh", "vault kv get -field=password secret/web01/db\n", "secret/web01/db"),
     ("t.sh", "bw get password web01\n", "web01"),
+    ("t.sh", "vault read secret/web01/db\n", "secret/web01/db"),
+    ("x.yaml", "vault.hashicorp.com/agent-inject-secret-db: secret/web01/db\n", "secret/web01/db"),
+    ("x.yaml", "path: kv/data/web01/db\n", "kv/data/web01/db"),
     ("t.sh", "op item get web01 --vault Homelab --fields password\n", "web01"),
     ("t.sh", "aws secretsmanager get-secret-value --secret-id web01/db\n", "web01/db"),
     ("a.ctmpl", '{{ with secret "secret/data/web01/db" }}x{{ end }}\n', "secret/data/web01/db"),
@@ -40,6 +43,8 @@ def test_the_name_is_spanned(rel: str, text: str, span: str) -> None:
     ("job.nomad.hcl", 'job "web" {\n  constraint { value = "web01" }\n}\n'),
     ("Vagrantfile", '  m.vm.hostname = "web01"\n'),
     ("disk.sh", "ls /dev/disk/by-id/web01\n"),
+    ("probe.sh", "exec 3<>/dev/tcp/web01/80\n"),  # bash's socket: a host
+    ("site.yml", "- copy: {src: secrets/web01.key, dest: /etc/x}\n  vars: {pw: '{{ vault_pw }}'}\n"),
 ])
 def test_the_hosts_own_name_is_not(rel: str, text: str) -> None:
     assert not any("web01" in s for s in held(rel, text)), held(rel, text)

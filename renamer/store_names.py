@@ -108,8 +108,8 @@ _STORE_BLOCK = lazy_re.compile(
     rb'|vault_kv_secret_backend_v2|aws_ssm_parameter|aws_secretsmanager_secret(?:_version)?|google_secret_manager_secret'
     rb'(?:_version)?|azurerm_key_vault_secret|onepassword_item|bitwarden_item_login|consul_keys)"'
     rb'[ \t]+"[^"\n]*"[ \t]*\{')
-_STORE_ARG = lazy_re.compile(rb'(?m)(?:^|[{;])[ \t]*(?P<k>path|name|secret_id|title|key|arn)[ \t]*=[ \t]*'
-                             rb'"(?P<v>[^"\n]*)"')
+_STORE_ARG = lazy_re.compile(rb'(?m)(?:^|(?<=[{;]))[ \t]*(?P<k>path|name|secret_id|title|key|arn)[ \t]*='
+                             rb'[ \t]*"(?P<v>[^"\n]*)"')
 
 _NOMAD_JOB = lazy_re.compile(rb'(?m)^[ \t]*job[ \t]+"(?P<v>[^"\n]+)"[ \t]*\{')
 _NOMAD_COMMAND = lazy_re.compile(rb"(?<![\w/-])nomad[ \t]+job[ \t]+(?:stop|status|inspect|history|revert"

@@ -21,6 +21,7 @@ def held(rel: str, text: str) -> list[str]:
     ("ks.cfg", "logvol / --vgname=web01 --name=root\n", "web01"),
     ("t.sh", "vault kv get -field=password secret/web01/db\n", "secret/web01/db"),
     ("t.sh", "bw get password web01\n", "web01"),
+    ("v.tf", 'data "vault_generic_secret" "db" { path = "secret/web01/db" }\n', "secret/web01/db"),
     ("t.sh", "vault read secret/web01/db\n", "secret/web01/db"),
     ("x.yaml", "vault.hashicorp.com/agent-inject-secret-db: secret/web01/db\n", "secret/web01/db"),
     ("x.yaml", "path: kv/data/web01/db\n", "kv/data/web01/db"),

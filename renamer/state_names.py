@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from renamer import lazy_re
+from renamer import lazy_re, store_names
 
 HELD = "state-name"
 # What a `state-name` residual's note ends with: what to do. The compose and Helm advice only where
@@ -111,6 +111,8 @@ _OBJECT_NOTE = ("an object-store object's key (`{type}`): the object is stored u
 
 def hint(note: str) -> str:
     """The advice a `state-name` residual's note ends with, for the state its note names."""
+    if note.endswith(store_names.DONE):  # a disk's, a store item's, a scheduler's: the note says what to do
+        return store_names.HINT
     lowered = note.lower()
     if "compose" in lowered:
         return COMPOSE_HINT
@@ -129,9 +131,11 @@ def is_compose(rel: str, data: bytes) -> bool:
 
 def spans(rel: str, data: bytes) -> list[tuple[int, int, str]]:
     """(start, end, what it names) of every value in `data` that keys state outside the repo."""
+    held = store_names.spans(rel, data)  # a disk's, a store item's, a scheduler's (issue 27, t35 03-06)
     if not any(hint in data for hint in _HINTS):
-        return []
-    out = [(h.start("v"), h.end("v"), _PROJECT) for regex in (_ENV_NAME, _FLAG) for h in regex.finditer(data)]
+        return held
+    out = held + [(h.start("v"), h.end("v"), _PROJECT) for regex in (_ENV_NAME, _FLAG)
+                  for h in regex.finditer(data)]
     if b"workspace" in data or b"TF_WORKSPACE" in data:
         out += [(h.start("v"), h.end("v"), _WORKSPACE_NOTE) for regex in (_WORKSPACE, _TF_WORKSPACE)
                 for h in regex.finditer(data) if not h.group("v").startswith((b"$", b"{"))]

@@ -206,11 +206,49 @@ def kept_state(rel: str, data: bytes, matches: list[Match]) -> list[Match]:
     """`matches` with those inside a state name kept (`terraform-state`)."""
     if not matches:
         return matches
-    spans = (state_spans(rel, data) if is_hcl(rel) else []) + flag_spans(data)
+    spans = (state_spans(rel, data) if is_hcl(rel) else []) + flag_spans(data) + http_spans(data)
     if not spans:
         return matches
     return [replace(m, kept=KEPT) if m.refused is None and m.kept is None
             and any(s <= m.start and m.end <= e for s, e in spans) else m for m in matches]
+
+
+# The `http` backend keys its state by the address's path (issue 27, t35 finding 04): GitLab-managed
+# state is `.../terraform/state/NAME` (with `/lock`), named in a `backend "http"` block, in
+# `-backend-config=address=...`, in `TF_HTTP_ADDRESS`/`TF_ADDRESS` and by GitLab CI's `TF_STATE_NAME`
+# (the gitlab-terraform template). The server's host is a host reference and still follows; the path
+# after it is the state's name, kept like an s3 key.
+HTTP_LITERALS = (b"terraform/state/", b"TF_STATE_NAME", b"TF_HTTP_", b"TF_ADDRESS", b'"http"', b"address=")
+_GITLAB_STATE = lazy_re.compile(rb"/terraform/state/(?P<v>[^/\s\"'?#&,)}\]]+)")
+_STATE_NAME_VAR = lazy_re.compile(rb"""\bTF_STATE_NAME["']?[ \t]*[=:][ \t]*["']?(?P<v>[^\s"'#;&|]+)""")
+_ADDRESS_VAR = lazy_re.compile(rb"""\b(?:TF_ADDRESS|TF_HTTP_(?:LOCK_|UNLOCK_)?ADDRESS)["']?[ \t]*[=:]"""
+                          rb"""[ \t]*["']?(?P<v>[^\s"'#;&|]+)""")
+_HTTP_BLOCK = lazy_re.compile(rb'\bbackend[ \t]+"?http"?[ \t]*\{')
+_ADDRESS_ARG = lazy_re.compile(rb"""(?:^|[\s,"'{])(?:lock_|unlock_)?address["']?[ \t]*[=:][ \t]*["']?"""
+                          rb"""(?P<v>[^\s"',}]+)""")
+_URL_PATH = lazy_re.compile(rb"(?:[A-Za-z][\w+.-]*://)?(?:\$\{[^}]*\}|[^/\s])*(?P<path>/\S*)$")
+
+
+def http_spans(data: bytes) -> list[tuple[int, int]]:
+    """The spans naming an `http` backend's state: the path of its addresses (after the server),
+    GitLab's `/terraform/state/NAME`, and `TF_STATE_NAME`'s value."""
+    if not any(word in data for word in HTTP_LITERALS):
+        return []
+    out = [(m.start("v"), m.end("v")) for m in _GITLAB_STATE.finditer(data)]
+    out += [(m.start("v"), m.end("v")) for m in _STATE_NAME_VAR.finditer(data)
+            if not m.group("v").startswith((b"$", b"{"))]
+    values = [(m.start("v"), m.end("v")) for m in _ADDRESS_VAR.finditer(data)]
+    for block in _HTTP_BLOCK.finditer(data):
+        close = data.find(b"}", block.end())
+        values += [(m.start("v"), m.end("v"))
+                   for m in _ADDRESS_ARG.finditer(data, block.end(), len(data) if close < 0 else close)]
+    values += [(m.start("v"), m.end("v")) for m in _FLAG.finditer(data) if m.group("name") in (
+        b"address", b"lock_address", b"unlock_address")]
+    for start, end in values:
+        url = _URL_PATH.match(data, start, end)
+        if url is not None and url.end("path") - url.start("path") > 1:
+            out.append((url.start("path"), url.end("path")))
+    return out
 
 
 _STATE_FILE = lazy_re.compile(r"\.tfstate(?:\.backup|\.enc|\.json)?$")

@@ -148,7 +148,15 @@ from renamer.sweep.unit_mentions import UnitMentions
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_records import zone_record_matches
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
-from renamer.terraform_state import STATE, STATE_HINT, is_hcl, kept_state, state_file_note, state_held
+from renamer.terraform_state import (
+    HTTP_LITERALS,
+    STATE,
+    STATE_HINT,
+    is_hcl,
+    kept_state,
+    state_file_note,
+    state_held,
+)
 from renamer.tool_names import relative_names
 from renamer.unicode_names import folded_matches, might_fold
 from renamer.wildcard_names import REASON as WILDCARD_DNS
@@ -891,7 +899,8 @@ class FileScanner:
                                             relative=relative_names(rel, data))
         if rel == ".gitmodules" and matches:
             matches = submodule_paths_refused(data, matches)
-        if matches and (is_hcl(rel) or b"backend-config" in data or b"backend_config" in data):
+        if matches and (is_hcl(rel) or b"backend-config" in data or b"backend_config" in data
+                        or any(word in data for word in HTTP_LITERALS)):
             matches = kept_state(rel, data, matches)  # a state's name: renamed, the next apply starts empty
         if hit and status == CURRENT and content.kind == "text" \
                 and (b".svc" in data or (b"." in data and self.kube_services())):  # `api.pug.svc` of ns pug

@@ -30,22 +30,30 @@ compared: a known gap.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
+import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from renamer import host_sets, patterns
+from renamer import host_sets, patterns, work
 from renamer.access_nets import NET, in_access_rule, network_of
 from renamer.classify import CURRENT
+from renamer.forked import available_cores, can_fork, fork_map
 from renamer.project import LoadedProject
 from renamer.sweep.model import KEPT, RESIDUAL, Reference
-from renamer.vcs_status import worktree_lines_matching
+from renamer.vcs_status import worktree_files_holding
 
 REASON = "captured"
 # A line that may hold a glob or regex token, or an IPv4 network literal (git grep: PCRE and ERE
 # read it alike; in ERE a backslash inside brackets is literal, a wider net, not a narrower one).
 _LINES = r"[*?|{]|\[[^]]+\]|\\[dDwW]|[0-9]/[0-9]"
 _LIMIT = 2 * 1024 * 1024  # a file larger than this is no configuration a pattern is read from
+# On a 10/8 repo most files hold a `{` or a network literal: past this many, forked workers read
+# them (this runs after the scan, in the parent, where it once was a third of a 16-core sweep).
+_FORK_FROM = 256
+_CHUNK = 64
 
 
 def _v4(value: str) -> ipaddress.IPv4Address | None:
@@ -120,14 +128,43 @@ def set_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[int, i
     return out
 
 
+def _prefix(found: re.Match[bytes]) -> tuple[int, int] | None:
+    """(the address as an integer, the prefix length) of a NET match spelled `a.b.c.d/N`, octets
+    as ipaddress reads them; None for any other spelling (a dotted mask, a leading zero, an octet
+    over 255), which network_of decides."""
+    length = found.group("len")
+    if len(length) > 2:
+        return None
+    value = 0
+    for octet in found.group("addr").split(b"."):
+        if (len(octet) > 1 and octet[:1] == b"0") or int(octet) > 255:
+            return None
+        value = value << 8 | int(octet)
+    return value, int(length)
+
+
+def _inside(address: int, value: int, length: int) -> bool:
+    return (address ^ value) >> (32 - length) == 0
+
+
 def network_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[int, int, str, str, str]]:
     """(start, end, old, new, network) of each IPv4 network literal in an access rule's context
     that holds a new address of `pairs` and not its old one."""
     moved = [(o, n, ov, nv) for o, n in pairs if (ov := _v4(o)) is not None and (nv := _v4(n)) is not None]
     if not moved or (b"/" not in data and b"." not in data):
         return []
+    ints = [(int(old_ip), int(new_ip)) for _, _, old_ip, new_ip in moved]
     out = []
     for found in NET.finditer(data):
+        # On a 10/8 repo nearly every line holds a network literal: integer arithmetic turns away
+        # those that hold no new address outside its old one before ipaddress parses anything.
+        quick = _prefix(found)
+        if quick is not None:
+            value, length = quick
+            if length >= 32 or not any(_inside(new, value, length) and not _inside(old, value, length)
+                                       for old, new in ints):
+                continue
+        work.add("captured network parses")
         net = network_of(found)
         if net is None:
             continue
@@ -180,12 +217,26 @@ def captured(project: LoadedProject, prefixes: Sequence[str] = ()) -> list[Refer
     hosts, addresses = list(renames.hosts), list(renames.addresses)
     if not hosts and not addresses:
         return []
-    found = worktree_lines_matching(project.root, _LINES) or []
-    paths = sorted({path for path, _, _ in found})
+    paths = [path for path in sorted(worktree_files_holding(project.root, _LINES) or ())
+             if not prefixes or any(p == "" or path == p or path.startswith(p + "/") for p in prefixes)]
+    task = functools.partial(_chunk, project, hosts, addresses)
+    chunks = [paths[start:start + _CHUNK] for start in range(0, len(paths), _CHUNK)]
+    workers = available_cores()
+    forked = len(paths) >= _FORK_FROM and workers >= 2 and can_fork()
+    out: list[Reference] = []
+    for refs, counted in (fork_map(task, chunks, workers) if forked else map(task, chunks)):
+        out += refs
+        if forked:
+            work.merge(counted)  # a worker's counts are lost with it
+    return out
+
+
+def _chunk(project: LoadedProject, hosts: Sequence[tuple[str, str]], addresses: Sequence[tuple[str, str]],
+           paths: Sequence[str]) -> tuple[list[Reference], Counter[str]]:
+    """The `captured` residuals of the current-state files among `paths`, and the work counted."""
+    before = Counter(work.COUNTS)
     out: list[Reference] = []
     for path in paths:
-        if prefixes and not any(p == "" or path == p or path.startswith(p + "/") for p in prefixes):
-            continue
         if project.classifier.classify(path).status != CURRENT:
             continue
         try:
@@ -195,7 +246,7 @@ def captured(project: LoadedProject, prefixes: Sequence[str] = ()) -> list[Refer
         refs = file_references(path, data, hosts, addresses)
         if refs:
             out += _decided(project, path, data, refs)
-    return out
+    return out, work.since(before)
 
 
 def _decided(project: LoadedProject, path: str, data: bytes, refs: list[Reference]) -> list[Reference]:

@@ -3,7 +3,12 @@ or access network that matches a NEW value and did not match the old one, read f
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
+
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
 from renamer.sweep.captured import file_references, network_hits, pattern_hits, set_hits
 
@@ -88,3 +93,74 @@ def test_a_host_set_the_new_name_joins(text: str, token: str) -> None:
 def test_noop_host_sets_that_change_nothing() -> None:
     assert set_hits(b"db[04:09] ansible_user=pg\n", HOST) == []  # not db03
     assert set_hits(b"{web01,db03}\n", HOST) == []  # names both
+
+
+def _parsed_everywhere(data: bytes, pairs: list[tuple[str, str]]) -> list[tuple[int, int, str, str, str]]:
+    """network_hits as first written: ipaddress parses every network literal (the reference)."""
+    import ipaddress
+
+    from renamer.access_nets import NET, in_access_rule, network_of
+    out = []
+    for found in NET.finditer(data):
+        net = network_of(found)
+        if net is None:
+            continue
+        for old, new in pairs:
+            if ipaddress.ip_address(new) in net and ipaddress.ip_address(old) not in net \
+                    and in_access_rule(data, found.start()):
+                out.append((found.start(), found.end(), old, new, str(net)))
+                break
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["allow ", "deny ", "-s ", "route ", "  - ", "cidr: "]),
+                          st.sampled_from(["10", "10", "10", "010", "0", "256", "1"]),
+                          st.sampled_from([0, 1, 2, 300]), st.integers(0, 3), st.sampled_from([0, 9, 64, 70, 260]),
+                          st.sampled_from(["0", "7", "8", "08", "22", "24", "31", "32", "33", "99",
+                                           "255.255.252.0", "0.0.3.255", "255.0.255.0"])), max_size=6),
+       st.sampled_from([[("10.0.0.70", "10.0.2.70")], [("10.0.0.70", "10.1.0.70"), ("10.0.3.9", "192.168.0.9")],
+                        [("1.2.3.4", "10.0.2.70")]]))
+def test_the_integer_test_turns_away_only_what_ipaddress_would(
+        rows: list[tuple[str, str, int, int, int, str]], pairs: list[tuple[str, str]]) -> None:
+    # Leading zeros, octets over 255, lengths over 32, dotted masks (netmask and hostmask): the
+    # quick test decides only the spellings it reads as ipaddress does, network_of the rest.
+    data = "".join(f"{word}{a}.{b}.{c}.{d}/{length}\n" for word, a, b, c, d, length in rows).encode()
+    expected = _parsed_everywhere(data, pairs)
+    event("a hit" if expected else "no hit")
+    assert network_hits(data, pairs) == expected
+
+
+def test_a_network_that_cannot_hold_a_new_address_is_never_parsed() -> None:
+    from renamer import work
+    data = "".join(f"allow 10.{i % 250}.{i % 7}.0/24;\n" for i in range(500)).encode() + b"allow 10.0.2.0/24;\n"
+    start = Counter(work.COUNTS)
+    hits = network_hits(data, ADDRESS)
+    assert [h[4] for h in hits] == ["10.0.2.0/24"]
+    assert work.since(start)["captured network parses"] <= 3  # 10.0.2.0/24 twice in 501 lines
+
+
+def test_forked_workers_find_what_one_process_finds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Past _FORK_FROM files the repo's files are read in forked workers (sweep/captured.py): the
+    # same residuals, in the same order, and the work they counted comes back to the parent.
+    from renamer import work
+    from renamer.project import load_project
+    from renamer.sweep import captured as module
+    from tests.testing.repos import CONFIG, Files, make_repo
+
+    files: Files = {}
+    for i in range(300):
+        files[f"stacks/host{i:03}.conf"] = (f"hosts allow = 10.{i % 200}.0.0/16 10.251.0.0/16\n" if i % 7 == 0
+                                        else f"Host fv-ml*\n  User u{i}\n" if i % 11 == 0
+                                        else f"value: {{a: {i}}}\n")
+    root = make_repo(tmp_path / "repo", files, config=CONFIG)
+    project = load_project(root, None, root)
+    monkeypatch.setattr(module, "available_cores", lambda: 4)
+    monkeypatch.setattr(module, "_FORK_FROM", 10**9)
+    alone = module.captured(project)
+    monkeypatch.setattr(module, "_FORK_FROM", 1)
+    before = Counter(work.COUNTS)
+    forked = module.captured(project)
+    assert forked == alone
+    assert len({r.path for r in alone}) == len([i for i in range(300) if i % 7 == 0 or i % 11 == 0])
+    assert work.since(before)["captured network parses"] == len([i for i in range(300) if i % 7 == 0])

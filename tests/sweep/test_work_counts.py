@@ -160,10 +160,13 @@ def _composed_repo(dest: Path, files: int) -> Path:
     (dest / ".env").write_text("NODE=pug\n")
     (dest / "d").mkdir()
     (dest / "d" / "hosts.yml").write_text("hosts:\n  pug: 10.0.0.5\n")
+    # `f0010.txt` would be a candidate by its name (the loose pass's zero-padded `010.` of 10.0.0.5,
+    # near_miss._padded_prefixes) in both repos, `f1010.txt` in the larger one only: no digit
+    # before a name's dot, so that both repos hold the same candidates.
     for i in range(files):
-        (dest / "d" / f"f{i:04}.txt").write_text(f"line {i}\n")
+        (dest / "d" / f"f{i:04}x.txt").write_text(f"line {i}\n")
     for i in (0, files // 2, files - 1):
-        (dest / "d" / f"f{i:04}.txt").write_text("url: https://${NODE}.ana.lan/\nkey: {{ hosts.pug }}\n")
+        (dest / "d" / f"f{i:04}x.txt").write_text("url: https://${NODE}.ana.lan/\nkey: {{ hosts.pug }}\n")
     subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
     subprocess.run(["git", "add", "-A"], cwd=dest, check=True)
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], cwd=dest, check=True)

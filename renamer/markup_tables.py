@@ -57,7 +57,7 @@ def might_hold(data: bytes) -> bool:
 
 def rows(data: bytes) -> Iterator[Row]:
     """Each row of every table of these markups, with its header row."""
-    lines = list(_lines(data))
+    lines = list(line_spans(data))
     if b"+-" in data or b"+=" in data:
         yield from _grid(data, lines)
     if b"==" in data:
@@ -68,7 +68,8 @@ def rows(data: bytes) -> Iterator[Row]:
         yield from _asciidoc(data, lines)
 
 
-def _lines(data: bytes) -> Iterator[tuple[int, int]]:
+def line_spans(data: bytes) -> Iterator[tuple[int, int]]:
+    """(start, end) of each line of `data`, the newline left out (table_lengths reads rows so too)."""
     start = 0
     while start < len(data):
         end = data.find(b"\n", start)
@@ -286,7 +287,7 @@ def same_width(data: bytes, match: Match) -> Match:
 def _laid_out(data: bytes) -> list[tuple[int, int]]:
     """The spans of the lines of grid and simple tables (their rows, not their borders)."""
     spans: list[tuple[int, int]] = []
-    lines = list(_lines(data))
+    lines = list(line_spans(data))
     inside_grid, simple_borders = False, 0
     for start, end in lines:
         line = data[start:end]

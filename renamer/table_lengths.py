@@ -147,15 +147,6 @@ def _rows(data: bytes, rel: str) -> Iterator[tuple[list[Cell] | None, list[Cell]
         yield from markup_tables.rows(data)
 
 
-def _lines(data: bytes) -> Iterator[tuple[int, int]]:
-    start = 0
-    while start < len(data):
-        end = data.find(b"\n", start)
-        end = len(data) if end == -1 else end
-        yield start, end
-        start = end + 1
-
-
 def _split(data: bytes, start: int, end: int, sep: bytes) -> list[Cell]:
     """The cells of one line split at `sep` (a quoted cell's separators kept)."""
     cells: list[Cell] = []
@@ -178,7 +169,7 @@ def _split(data: bytes, start: int, end: int, sep: bytes) -> list[Cell]:
 
 def _separated(data: bytes, sep: bytes | None) -> Iterator[tuple[list[Cell] | None, list[Cell]]]:
     header: list[Cell] | None = None
-    for start, end in _lines(data):
+    for start, end in markup_tables.line_spans(data):
         if not data[start:end].strip():
             continue
         if sep is None:
@@ -194,7 +185,7 @@ def _separated(data: bytes, sep: bytes | None) -> Iterator[tuple[list[Cell] | No
 def _markdown(data: bytes) -> Iterator[tuple[list[Cell] | None, list[Cell]]]:
     header: list[Cell] | None = None
     previous: tuple[int, int] | None = None
-    for start, end in _lines(data):
+    for start, end in markup_tables.line_spans(data):
         line = data[start:end]
         if line.count(b"|") < 2:
             header, previous = None, None

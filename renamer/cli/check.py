@@ -363,7 +363,8 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
     elif fmt == "sarif":
         out.echo(sarif(summary, summary.residual + summary.unclassified, include_kept=False))
     else:
-        report = verify_report(summary, verdict, result.expired, result.collisions, quiet=out.quiet)
+        report = verify_report(summary, verdict, result.expired, result.collisions, quiet=out.quiet,
+                               verbose=out.verbosity >= 1)
         lines = plan_guard.guard_lines(guards)
         rendered_lines = render_guard.render_lines(rendered)
         if out.quiet:  # -q: the findings alone

@@ -78,7 +78,8 @@ def common_options(function: Command) -> Command:
         click.option("-q", "--quiet", is_flag=True, default=None, expose_value=False,
                      callback=_store, help="Print only results and errors."),
         click.option("-v", "--verbose", count=True, expose_value=False, callback=_store,
-                     help="Say more (repeat for debug logs and tracebacks)."),
+                     help="Say more: each residual's explanation on its line (repeat for debug logs "
+                          "and tracebacks)."),
     ]
     for option in reversed(options):
         function = option(function)

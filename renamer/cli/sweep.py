@@ -205,7 +205,7 @@ def _interactive(ctx: click.Context, out: Output, paths: tuple[Path, ...], reque
         out.info(f"keep rule {rule['name']} written into {result.allowlist}: "
                  f"{rule['path']}: {rule['reason']}")
     if not out.quiet:
-        out.echo("\n" + sweep_summary(result.summary, dry_run=False))
+        out.echo("\n" + sweep_summary(result.summary, dry_run=False, verbose=out.verbosity >= 1))
     for sha in result.applied.commits:
         out.info(f"committed {sha[:12]}")
     return 0
@@ -253,7 +253,8 @@ def _show(out: Output, result: SweepResult, fmt: str, commit: bool, show_secrets
         if not out.quiet:  # -q: the diff is the result; the summary is not
             out.echo(sweep_summary(result.summary, dry_run=result.applied is None,
                                    collisions=result.collisions, refused=result.refused,
-                                   zones=zone_changes(result.plan.project.config.renames.networks)))
+                                   zones=zone_changes(result.plan.project.config.renames.networks),
+                                   verbose=out.verbosity >= 1))
     if result.applied is not None:
         for sha in result.applied.commits:
             out.info(f"committed {sha[:12]}")

@@ -452,7 +452,7 @@ def _summary(out: Output, plan: undo.UndoPlan, sha: str | None) -> None:
 
 def _verified(out: Output, verified: VerifyResult) -> None:
     report = verify_report(verified.summary, verified.verdict, verified.expired, verified.collisions,
-                           quiet=out.quiet)
+                           quiet=out.quiet, verbose=out.verbosity >= 1)
     body, _, last = report.rstrip("\n").rpartition("\n")
     if body:
         out.echo(body + "\n")

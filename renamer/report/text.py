@@ -51,8 +51,44 @@ def _where(ref: Reference) -> str:
     return f" [{' '.join(parts)}]" if parts else ""
 
 
+def explained(refs: Sequence[Reference]) -> tuple[list[str], list[str]]:
+    """Each reference's pointer to its explanation, and each explanation shared by several
+    references once (t35, finding 23: nine escaped spellings printed the same 458-character
+    paragraph nine times). The pointer is "" for a reference whose explanation is its own (it
+    stays on its line: said once there), else its class (`reason`, or the status where there is
+    none), numbered where one class shares several explanations (`pattern #2`). `--verbose`
+    prints the explanation on every line instead; JSON keeps each reference's `note` whole."""
+    counts = Counter((ref.reason or ref.status, ref.note) for ref in refs if ref.note)
+    shared: dict[str, list[str]] = {}
+    for (klass, note), count in counts.items():
+        if count > 1:
+            shared.setdefault(klass, []).append(note or "")
+    labels = []
+    for ref in refs:
+        klass = ref.reason or ref.status
+        texts = shared.get(klass, [])
+        if not ref.note or ref.note not in texts:
+            labels.append("")
+        else:
+            labels.append(klass if len(texts) == 1 else f"{klass} #{texts.index(ref.note) + 1}")
+    why = [f"    {klass if len(texts) == 1 else f'{klass} #{number}'}: {text}"
+           for klass, texts in shared.items() for number, text in enumerate(texts, 1)]
+    if why:
+        why.insert(0, "  Why, said once for the lines above sharing it (--verbose repeats it on each line):")
+    return labels, why
+
+
+def _pointed(ref: Reference, label: str) -> str:
+    """A summary line's class and its own explanation, or the class alone where the explanation is
+    said once below (with its number where its class has several)."""
+    if not label:
+        return f"{ref.reason}: {ref.note}"
+    return f"{ref.reason}, why: {label}" if "#" in label else f"{ref.reason}"
+
+
 def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Collision] = (),
-                  refused: Sequence[Refusal] = (), zones: Sequence[ZoneChange] = ()) -> str:
+                  refused: Sequence[Refusal] = (), zones: Sequence[ZoneChange] = (),
+                  verbose: bool = False) -> str:
     verb = "would change" if dry_run else "changed"
     lines = [f"Summary: {verb} {summary.files_changed} file{'s' if summary.files_changed != 1 else ''}"
              f" ({len(summary.renames)} renamed), {plural(summary.replacement_total(), 'replacement')}"]
@@ -102,7 +138,13 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
              if not (r.reason in (OUTSIDE, TOOL, LIMIT) and (r.path, r.line) in listed)]
     if stuck:
         lines.append(f"Residual, left for you ({len(stuck)}):")
-        lines += [f"  {location(r)}: {r.old} ({r.reason}: {r.note})" for r in stuck]
+        if verbose:
+            lines += [f"  {location(r)}: {r.old} ({r.reason}: {r.note})" for r in stuck]
+        else:
+            labels, why = explained(stuck)
+            lines += [f"  {location(r)}: {r.old} ({_pointed(r, label)})"
+                      for r, label in zip(stuck, labels, strict=True)]
+            lines += why
     files = summary.unclassified_files()
     if files:
         lines.append(f"Unclassified, never rewritten ({plural(len(files), 'file')}, "
@@ -209,16 +251,28 @@ def _unscanned_lines(summary: Summary) -> list[str]:
 
 
 def verify_report(summary: Summary, verdict: Verdict, expired: Sequence[Exemption] = (),
-                  collisions: Sequence[Collision] = (), *, quiet: bool = False) -> str:
+                  collisions: Sequence[Collision] = (), *, quiet: bool = False, verbose: bool = False) -> str:
     """The findings, then the verdict line (last, so a caller may colour it). `quiet` (-q): the
-    findings that fail verify alone, with no warnings, lists or verdict line."""
+    findings that fail verify alone, with no warnings, lists or verdict line. Each residual's
+    explanation is printed once per class after them (`explained`), on every line with `verbose`."""
     lines = expired_lines(expired)
-    for ref in summary.residual + summary.unclassified:
-        hint = ref.note or ""
-        label = ref.status if not ref.reason else f"{ref.status} ({ref.reason})"
-        lines.append(f"{location(ref)}: {label}: {change(ref)}{_where(ref)}: {hint}")
+    problems = summary.residual + summary.unclassified
+    labels, why = explained(problems)
+    for ref, klass in zip(problems, labels, strict=True):
+        if verbose:
+            label = ref.status if not ref.reason else f"{ref.status} ({ref.reason})"
+            lines.append(f"{location(ref)}: {label}: {change(ref)}{_where(ref)}: {ref.note or ''}")
+        elif klass:  # its explanation shared with other lines: said once, below
+            label = ref.status if not ref.reason else f"{ref.status} ({ref.reason})"
+            number = f" (why: {klass})" if "#" in klass else ""
+            lines.append(f"{location(ref)}: {label}: {change(ref)}{_where(ref)}{number}")
+        else:  # an explanation of its own: on its line, as ever
+            label = ref.status if not ref.reason else f"{ref.status} ({ref.reason})"
+            lines.append(f"{location(ref)}: {label}: {change(ref)}{_where(ref)}: {ref.note or ''}")
         if ref.text and ref.role != "path":
             lines.append(f"    {mask_line(ref.text)}")
+    if not verbose:
+        lines += [line[2:] for line in why]  # not indented: verify's findings start at the margin
     level = "error" if verdict.strict else "warning"
     if quiet:
         failing = summary.derived + summary.near_misses if verdict.strict else []

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from renamer.sweep import line_breaks
 from renamer.sweep.wide import wide_codec
 
 ContentKind = Literal["text", "binary", "encoding", "too-large", "symlink", "unreadable"]
@@ -41,7 +42,10 @@ class Content:
     detail: str = ""
     # UTF-16/32 text (break-it round 17, finding 18: PowerShell 5 scripts and regedit exports are
     # UTF-16LE with a BOM, live configuration): scanned as UTF-8 like any text, written back in
-    # this codec (`raw`), BOM and all. Empty for a file scanned as its own bytes.
+    # this codec (`raw`), BOM and all. Empty for a file scanned as its own bytes. `lines:...`: a
+    # file breaking its lines at a lone CR (or NEL, LS, PS where its format does), scanned with
+    # each spelled as an LF-ended break of the same length, written back with its own
+    # (sweep/line_breaks.py; t35, finding 09).
     codec: str = ""
 
     def raw(self, data: bytes) -> bytes:
@@ -50,7 +54,10 @@ class Content:
 
 
 def own_bytes(scanned: bytes, codec: str) -> bytes:
-    """Bytes as scanned (UTF-8 for wide text) as a file in `codec` holds them ("": the same)."""
+    """Bytes as scanned (UTF-8 for wide text) as a file in `codec` holds them ("": the same;
+    `lines:...`: its own line breaks, sweep/line_breaks.py)."""
+    if codec.startswith(line_breaks.PREFIX):
+        return line_breaks.restore(scanned, codec)
     return scanned.decode("utf-8").encode(codec) if codec else scanned
 
 
@@ -84,10 +91,12 @@ def read_content(path: str | Path, max_size: int) -> Content | None:
         return Content("unreadable", b"", 0, exc.strerror or str(exc))
     finally:
         os.close(fd)
-    return classify_bytes(data, info.st_mode)
+    return classify_bytes(data, info.st_mode, os.fspath(path))
 
 
-def classify_bytes(data: bytes, mode: int = 0) -> Content:
+def classify_bytes(data: bytes, mode: int = 0, name: str = "") -> Content:
+    """What `data` holds, as the sweep scans it. `name` (the file's path): which line breaks its
+    format reads besides LF and CRLF (sweep/line_breaks.py)."""
     for bom, codec in WIDE_BOMS:
         if data.startswith(bom):
             try:
@@ -107,7 +116,8 @@ def classify_bytes(data: bytes, mode: int = 0) -> Content:
         if wide is not None:
             return _wide(data, data.decode(wide), wide, f"{wide.upper()} (no BOM)", mode)
         return Content("binary", data, mode)
-    return Content("text", data, mode)
+    scanned, codec = line_breaks.view(data, name)
+    return Content("text", scanned, mode, codec=codec)
 
 
 def _wide(data: bytes, text: str, codec: str, detail: str, mode: int) -> Content:
@@ -126,7 +136,7 @@ def _wide(data: bytes, text: str, codec: str, detail: str, mode: int) -> Content
 def read_scanned(path: Path) -> bytes:
     """A file's bytes as the sweep scans them (its edits' offsets count in these): the file's own,
     or the UTF-8 of wide text. Follows nothing the caller has not checked; OSError as read_bytes."""
-    return classify_bytes(path.read_bytes()).data
+    return classify_bytes(path.read_bytes(), name=os.fspath(path)).data
 
 
 TEXT_LIMIT = 2 * 1024 * 1024  # larger files are data, not configuration that names a host

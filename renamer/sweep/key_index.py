@@ -357,7 +357,7 @@ class KeyIndex:
             size = path.stat().st_size
             if size > self.project.config.max_file_size:
                 return f"too-large: {size} bytes, over options.max_file_size, never rewritten"
-            content = classify_bytes(path.read_bytes())
+            content = classify_bytes(path.read_bytes(), name=str(path))
         except OSError:
             return "unreadable"
         if content.kind == "text" and sealed.is_sops(content.data):  # its keys seal its values (sealed.py)

@@ -16,7 +16,7 @@ def _original(plan: Plan, path: str) -> bytes:
     """The bytes the plan's edits apply to: the file's own, or the UTF-8 of wide text (UTF-16/32,
     shown as UTF-8: git shows such a file as binary, and a hunk of its bytes reads as noise)."""
     try:
-        return classify_bytes((plan.project.root / path).read_bytes()).data
+        return classify_bytes((plan.project.root / path).read_bytes(), name=path).data
     except OSError as exc:
         raise UnsafeError(f"{path}: cannot read: {exc.strerror}") from None
 

@@ -594,7 +594,7 @@ class FileScanner:
         the matcher's and the loose pass's prefilters answered for those bytes (not asked again).
         """
         path = f"{self.project.root}/{rel}"
-        content = (classify_bytes(*read) if read is not None
+        content = (classify_bytes(*read, rel) if read is not None
                    else read_content(path, self.project.config.max_file_size))
         if content is None:
             return None

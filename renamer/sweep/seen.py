@@ -63,7 +63,7 @@ def verified_contents(plan: Plan) -> dict[str, Seen]:
             info = os.lstat(path)
         except OSError as exc:
             raise UnsafeError(f"{change.path}: cannot read: {exc.strerror}; nothing written") from None
-        content = classify_bytes(data)  # as the scan read it: wide text as its UTF-8
+        content = classify_bytes(data, name=change.path)  # as the scan read it: wide text as its UTF-8
         if hashlib.sha1(content.data).hexdigest() != change.digest:
             raise UnsafeError(f"{change.path}: changed during the sweep; nothing written, run it again")
         if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):

@@ -274,7 +274,7 @@ class Fates:
         try:
             if full.is_symlink() or (self.max_size is not None and full.stat().st_size > self.max_size):
                 return None
-            content = classify_bytes(full.read_bytes())
+            content = classify_bytes(full.read_bytes(), name=str(full))
         except OSError:
             return []
         return content.data.decode("utf-8", "replace").split("\n") if content.kind == "text" else None

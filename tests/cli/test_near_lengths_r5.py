@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from tests.testing.repos import Run, make_repo, snapshot
+from tests.testing.said import once
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
 
@@ -92,8 +93,12 @@ def test_pasted_ipcalc_ng_and_sipcalc_blocks_are_left_whole(run: Run, tmp_path: 
         assert f"{name}:" in out and "ipcalc's output for" in out, out
     checked = run(root, "verify", "--strict")
     assert checked.exit_code == 1, checked.stdout
-    for where in ("ng.txt:8:10: residual (mask): 10.0.48.254: ipcalc's output for 10.0.48.0/24",
-                  "sip.txt:9:17: residual (mask): 10.0.48.1: ipcalc's output for 10.0.48.0/24",
-                  "ng6.txt:7:10: residual (mask): 2001:db8:a:10:ffff:ffff:ffff:ffff: ipcalc's output",
-                  "sip6.txt:1:10: residual (mask): 2001:db8:c::/48: ipcalc's output for 2001:db8:c::/48"):
-        assert where in checked.stdout, checked.stdout
+    # each block's lines share its explanation: said once, numbered in its class (t35, finding 23)
+    for where, number in (("ng.txt:8:10: residual (mask): 10.0.48.254", 1),
+                          ("sip.txt:9:17: residual (mask): 10.0.48.1", 1),
+                          ("ng6.txt:7:10: residual (mask): 2001:db8:a:10:ffff:ffff:ffff:ffff", 2),
+                          ("sip6.txt:1:10: residual (mask): 2001:db8:c::/48", 3)):
+        assert f"{where} (why: mask #{number})\n" in checked.stdout, checked.stdout
+    for number, network in ((1, "10.0.48.0/24"), (2, "2001:db8:a:10::/64"), (3, "2001:db8:c::/48")):
+        once(checked.stdout, f"mask #{number}: ipcalc's output for {network}: every value in it",
+             f"ipcalc's output for {network}:")

@@ -107,7 +107,7 @@ def test_update_pins_writes_each_in_its_own_dress(repo: Callable[..., Path], run
 def test_left_alone_each_fails_verify_after_the_commit(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
     root = repo(_files(), allowlist=ALLOW)
     done = run(root, "sweep", "--commit")
-    assert done.exit_code == 1 and done.stdout.count("(pin: ") == len(FORMS), done.stdout
+    assert done.exit_code == 1 and done.stdout.count(" (pin") == len(FORMS), done.stdout
     check = run(root, "verify", "--format", "json")
     assert check.exit_code == 1
     found = {r["path"] for r in json.loads(check.stdout)["findings"] if r.get("reason") == "pin"}
@@ -126,7 +126,7 @@ def test_a_dress_in_prose_is_a_residual_and_a_record_keeps_its_own(repo: Callabl
     record = f"2026-09-01 deployed, b2sum {hashlib.blake2b(DEPLOY).hexdigest()}\n"
     root = repo({"scripts/deploy.sh": DEPLOY, "RUNBOOK.md": prose, "HISTORY.md": record}, allowlist=ALLOW)
     done = run(root, "sweep", "--commit", "--update-pins")
-    assert done.exit_code == 1 and done.stdout.count("(pin: ") == 2, done.stdout
+    assert done.exit_code == 1 and done.stdout.count(" (pin") == 2, done.stdout
     assert (root / "RUNBOOK.md").read_text() == prose and (root / "HISTORY.md").read_text() == record
     assert "HISTORY.md:1:" in done.stdout and "(history)" in done.stdout
     assert run(root, "verify").stdout.count("residual (pin)") == 2

@@ -113,7 +113,7 @@ def test_a_named_pin_left_stale_is_reported_though_a_copy_has_the_digest(
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 1, done.stdout
     assert "deploy.env:2:12: " in done.stdout and "lock.json:1:" in done.stdout
-    assert done.stdout.count("(pin: ") == 2
+    assert done.stdout.count(" (pin") == 2
     check = run(root, "verify")
     assert check.exit_code == 1 and check.stdout.count("residual (pin)") == 2, check.stdout
     assert "stale SHA-256 of app.yaml as it was before commit" in check.stdout

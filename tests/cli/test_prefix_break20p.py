@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run
+from tests.testing.said import once
 
 ALLOW = ('version: 1\ncurrent: ["**"]\nrecords:\n'
          '  - {name: notes, paths: ["notes/**"], reason: dated notes}\n')
@@ -35,8 +36,8 @@ def test_a_range_ending_at_the_old_broadcast_is_never_split(repo: Repo, run: Run
     checked = run(root, "verify")
     assert checked.exit_code == 1
     out = checked.stdout
-    assert ("fw.nft:1:14: residual (range): 10.9.0.100 -> 10.10.0.100: the range's other end 10.9.0.255 is "
-            "the broadcast address of 10.9.0.0/24") in out, out
+    once(out, "fw.nft:1:14: residual (range): 10.9.0.100 -> 10.10.0.100",
+         "the range's other end 10.9.0.255 is the broadcast address of 10.9.0.0/24")
     assert "fw.nft:1:25: residual (range): 10.9.0.255 -> 10.10.1.255" in out, out
     assert "fw.sh:1:42: residual (range): 10.9.0.7 -> 10.10.0.7" in out, out
     assert "dnsmasq.conf:1:23: residual (range): 10.9.0.255" in out, out
@@ -60,8 +61,8 @@ def test_a_broadcast_into_a_network_without_one_is_a_residual(repo: Repo, run: R
     assert (root / "network/p2p.network").read_text() == "[Address]\nAddress=10.0.60.1/31\nBroadcast=10.0.48.3\n"
     assert (root / "cisco.cfg").read_text() == files["cisco.cfg"]
     out = run(root, "verify").stdout
-    assert ("network/p2p.network:3:11: residual (broadcast): 10.0.48.3: the broadcast address of 10.0.48.0/30, "
-            "which becomes 10.0.60.0/31, a network with no broadcast address") in out, out
+    once(out, "network/p2p.network:3:11: residual (broadcast): 10.0.48.3", "the broadcast address of 10.0.48.0/30, "
+         "which becomes 10.0.60.0/31, a network with no broadcast address")
     assert "cisco.cfg:2:23: residual (broadcast): 10.0.50.7" in out, out
     assert "cisco.cfg:3:6: residual (broadcast): 10.0.48.3" in out, out
 

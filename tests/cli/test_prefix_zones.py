@@ -15,6 +15,7 @@ from pathlib import Path
 
 from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run, snapshot
+from tests.testing.said import once
 
 ALLOW = ('version: 1\ncurrent: ["**"]\nrecords:\n'
          '  - {name: notes, paths: ["notes/**"], reason: dated notes}\n')
@@ -159,8 +160,8 @@ def test_classless_names_are_reported_never_rewritten(repo: Repo, run: Run) -> N
     checked = run(root, "verify")
     assert checked.exit_code == 1
     note = "is an RFC 2317 classless name: its delegation"
+    once(checked.stdout, "db.192.168.50:5:1: residual (reverse-zone): 0/26", "0/26.50.168.192.in-addr.arpa " + note)
     for where in ("named.conf.local:2:7: residual (reverse-zone): 0/26.50.168.192.in-addr.arpa",
-                  "db.192.168.50:5:1: residual (reverse-zone): 0/26: 0/26.50.168.192.in-addr.arpa " + note,
                   "db.192.168.50:6:1: residual (reverse-zone): 0/26.50.168.192.in-addr.arpa",
                   "db.192.168.50.0-26:2:9: residual (reverse-zone): 0/26.50.168.192.in-addr.arpa"):
         assert where in checked.stdout, (where, checked.stdout)

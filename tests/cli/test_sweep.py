@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.testing.repos import CONFIG, git, make_repo, snapshot
+from tests.testing.said import once
 from tests.testing.story import STORY
 
 EXPECTED_CHANGES = {
@@ -226,8 +227,8 @@ def test_yaml_key_collision_is_refused(repo, run) -> None:
     assert run(root, "sweep").exit_code == 3
     assert (root / "stacks/b.yaml").read_text() == text
     result = run(root, "verify")
-    assert ("stacks/b.yaml:2:3: residual (structure): ana-ml2 -> fv-ml1 [hosts.ana-ml2 key]: "
-            "line 3: hosts.fv-ml1: renaming key 'ana-ml2' to 'fv-ml1' would collide with an existing key") in result.stdout
+    once(result.stdout, "stacks/b.yaml:2:3: residual (structure): ana-ml2 -> fv-ml1 [hosts.ana-ml2 key]",
+         "line 3: hosts.fv-ml1: renaming key 'ana-ml2' to 'fv-ml1' would collide with an existing key")
 
 
 def test_json_key_collision_is_refused(repo, run) -> None:

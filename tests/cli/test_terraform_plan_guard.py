@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Result
+from tests.testing.said import once
 
 TERRAFORM = "/usr/local/bin/terraform"
 CONFIG = ("version: 1\nrenames:\n  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}\nallowlist: allow.yaml\n")
@@ -255,8 +256,8 @@ def test_a_state_file_is_never_rewritten(repo: Callable[..., Path], run: Callabl
     done = run(root, "verify", "--terraform", ".")
     assert done.exit_code == 1, done.stdout
     assert "committed/terraform.tfstate:" in done.stdout and "terraform plan -refresh=false: " in done.stdout, done.stdout
-    assert ("committed/terraform.tfstate:28:18: residual (terraform-state): pug.ana.lan -> wolf.fv.lan: a Terraform "
-            "state file: terraform writes it, renamer never does") in done.stdout, done.stdout
+    once(done.stdout, "committed/terraform.tfstate:28:18: residual (terraform-state): pug.ana.lan -> wolf.fv.lan",
+         "a Terraform state file: terraform writes it, renamer never does")
     assert "replace, forced by triggers_replace" in done.stdout  # the guard not blinded
 
 

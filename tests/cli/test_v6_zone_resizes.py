@@ -19,6 +19,7 @@ import pytest
 
 from tests.testing.findings import networks_config as _config
 from tests.testing.repos import Repo, Run
+from tests.testing.said import once
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
 SOA = "$TTL 60\n@ IN SOA ns.lab. admin.lab. 1 3600 600 86400 60\n@ IN NS ns.lab.\n"
@@ -63,8 +64,8 @@ def test_the_zones_a_shrink_cannot_carry_are_residuals_before_and_after_the_swee
                        (f"zones/{Z9}.zone", Z9, "reverse-zone"), (f"zones/{Z9}.zone", Z9, "reverse-zone"),
                        ("named.conf", Z9, "reverse-zone")])
     assert _residuals(run, root) == expected
-    assert (f"named.conf:2:7: {Z9} (reverse-zone: the reverse zone of 2001:db8:9::/48, inside 2001:db8:8::/46, "
-            "cannot follow its move to 2001:db8:c::/48") in dry.stdout
+    once(dry.stdout, f"named.conf:2:7: {Z9} (reverse-zone", "the reverse zone of 2001:db8:9::/48, inside "
+         "2001:db8:8::/46, cannot follow its move to 2001:db8:c::/48")
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 1, done.stdout + done.stderr
     # the carried zone follows (the summary's rename), the others stay as they were, said
@@ -75,7 +76,7 @@ def test_the_zones_a_shrink_cannot_carry_are_residuals_before_and_after_the_swee
     _checkconf(root)  # BIND loads the renamed zone and the one left
     checked = run(root, "verify", "--strict")
     assert checked.exit_code == 1, checked.stdout
-    assert f"named.conf:2:7: residual (reverse-zone): {Z9}: the reverse zone of 2001:db8:9::/48" in checked.stdout
+    once(checked.stdout, f"named.conf:2:7: residual (reverse-zone): {Z9}", "the reverse zone of 2001:db8:9::/48")
     assert _residuals(run, root) == expected
     # audit lists them too
     audit = json.loads(run(root, "audit", "--format", "json").stdout)

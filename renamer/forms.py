@@ -114,6 +114,12 @@ _ESCAPE_STYLES = ((b"\\.", None), (b"\\.", b"\\-"), (b"\\\\.", None), (b"\\\\.",
                   (b"[.]", None), (None, b"\\-"), (None, b"\\\\-"), (None, b"\\\\\\\\-"))
 
 
+def regex_spellings(value: str) -> list[bytes]:
+    """`value` as written and as a regular expression spells it (escaped dots and hyphens, `[.]`),
+    lower case: each is the value itself, not a pattern over other values."""
+    return [value.lower().encode(), *(text.lower() for text, _ in _regex_escaped(value, value))]
+
+
 def _regex_escaped(old: str, new: str) -> list[tuple[bytes, bytes]]:
     out = []
     for dot, dash in _ESCAPE_STYLES:

@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from renamer import host_sets, patterns, work
+from renamer import forms, host_sets, patterns, work
 from renamer.access_nets import NET, in_access_rule, network_of
 from renamer.classify import CURRENT
 from renamer.forked import available_cores, can_fork, fork_map
@@ -70,6 +70,10 @@ def pattern_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[in
         return []
     news = tuple(new for _, new in pairs)
     olds = dict((new, old) for old, new in pairs)
+    # A token spelling the new value in full (`192[.]168[.]1[.]59:9100`, `(db03|web02)`) is that
+    # machine's own pattern: the sweep writes it from the old value's, as it rewrites any exact
+    # spelling inside a pattern (occurrences.with_patterns); not one written for other machines.
+    own = {new: forms.regex_spellings(new) for new in news}
     runs = patterns.token_runs(data)
     seen: set[tuple[int, int]] = set()
     out = []
@@ -91,12 +95,16 @@ def pattern_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[in
             if new is None:
                 continue
             old = olds[new]
+            if any(spelling in token.lower() for spelling in own[new]):
+                continue
             if patterns._matched_in(token, (old,)) == old:
                 continue  # it held the machine before the rename and holds it after
             out.append((start, end, old, new))
     if b"|" in data and b"(" in data:  # `^db0(1|2|3)$`: a group of alternatives (patterns._alternations)
         reverse = {new: old for old, new in pairs}
         for hit in patterns._alternations(data, list(news), patterns.fragments(list(news)), reverse):
+            if any(spelling in data[hit.start:hit.end].lower() for spelling in own[hit.old]):
+                continue
             if not any(s < hit.end and hit.start < e for s, e, _, _ in out):
                 out.append((hit.start, hit.end, reverse[hit.old], hit.old))
     return sorted(out)

@@ -88,6 +88,11 @@ def test_a_keep_rule_or_the_marker_decides_it(repo: Callable[..., Path], run: Ca
     pytest.param({"fw.sh": "iptables -A INPUT -s 10.0.0.0/16 -j ACCEPT\niptables -A INPUT -s 10.0.0.70 -j ACCEPT\n"},
                  id="a-network-holding-both"),
     pytest.param({"net.yaml": "address: 10.0.2.1/24\nhost: 10.0.0.70\n"}, id="an-interface-no-rule"),
+    # Patterns spelling the old value in full, which the sweep rewrites in their own escape style:
+    # after it they spell the new value, the machine's own pattern, never one for other machines.
+    pytest.param({"alerts.yml": 'expr: up{instance=~"10[.]0[.]0[.]70:9100"} == 0\n'}, id="bracket-dots-swept"),
+    pytest.param({"prom.yml": 'regex: "10\\\\.0\\\\.0\\\\.70:.*"\n'}, id="backslash-dots-swept"),
+    pytest.param({"site.yml": '- hosts: "~web01(\\.lab)?$"\n'}, id="ansible-regex-swept"),
 ])
 def test_noop_what_the_new_value_does_not_newly_fall_under(files: dict[str, str], repo: Callable[..., Path],
                                                           run: Callable[..., Result]) -> None:

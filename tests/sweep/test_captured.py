@@ -37,6 +37,8 @@ def test_a_pattern_the_new_name_falls_under(text: str, token: str) -> None:
     pytest.param("Host db1*\n", id="matches-neither"),
     pytest.param("Host db03\n", id="spelled-in-full"),
     pytest.param("**Note** the db hosts\n", id="markdown-bold"),
+    pytest.param('expr: up{host=~"^(db03|web02)$"}\n', id="alternation-spelling-the-new-name"),
+    pytest.param('regex: "DB03(\\.lab)?"\n', id="the-new-name-in-another-case"),
 ])
 def test_noop_patterns_that_change_nothing(text: str) -> None:
     assert pattern_hits(text.encode(), HOST) == []
@@ -47,6 +49,9 @@ def test_an_address_pattern_the_new_address_falls_under() -> None:
     hits = pattern_hits(text, ADDRESS)
     assert [(old, new) for _, _, old, new in hits] == [("10.0.0.70", "10.0.2.70")]
     assert pattern_hits(b'regex: "10\\.0\\.[0-9]\\.\\d+"\n', ADDRESS) == []  # both
+    for own in (b'instance=~"10[.]0[.]2[.]70:9100"\n', b'regex: "10\\.0\\.2\\.70:.*"\n',
+                b'regex: "10\\\\.0\\\\.2\\\\.70"\n'):  # the new address itself, escaped
+        assert pattern_hits(own, ADDRESS) == [], own
 
 
 @pytest.mark.parametrize("text, net", [

@@ -26,6 +26,7 @@ old network's own address) stays the matcher's. Not read: host bits set in the w
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Iterable
 
 from renamer import access_heads, lazy_re, mask_nets
@@ -77,10 +78,19 @@ class WideNets:
                         heads.setdefault(head, block)
         self.heads = heads
         self.literals = tuple(sorted(literals | set(heads)))
+        self._spelled_literals = tuple(sorted(literals))
+        # a head alone (`192.168`, `192.168.`), not the start of a longer address (`192.168.40.10`)
+        self._head = (re.compile(rb"(?<![0-9.])(?:" + b"|".join(re.escape(h) for h in sorted(heads)) +
+                                 rb")(?:\.(?![0-9.])|(?![0-9.]))") if heads else None)
 
     def might_hold(self, data: bytes) -> bool:
         """Does `data` hold a literal one of the left blocks begins with (a cheap test)?"""
-        return bool(self.blocks) and any(literal in data for literal in self.literals)
+        if not self.blocks:
+            return False
+        if any(literal in data for literal in self._spelled_literals):
+            return True
+        return (self._head is not None and any(h in data for h in self.heads)
+                and self._head.search(data) is not None)
 
     def wide_matches(self, data: bytes, matches: list[Match], rel: str = "") -> list[Match]:
         """`matches` with each left block named in an access rule or on a route added as a refused

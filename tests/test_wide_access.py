@@ -60,3 +60,10 @@ def test_covering_blocks_and_literals() -> None:
     data = b"pod: 10.60.0.0/16\nallow 10.60.0.0/16;\nroute 10.60.0.0 255.255.240.0\n"
     assert [(str(c[2]), c[0]) for c in covering(data, moves)] == [  # type: ignore[arg-type]
         ("10.60.0.0/16", 5), ("10.60.0.0/20", 44)]
+
+
+def test_might_hold_asks_for_a_head_alone() -> None:
+    wide = WideNets([_move("192.168.40.0/24", "10.20.0.0/22")])  # type: ignore[list-item]
+    assert not wide.might_hold(b"proxy_pass http://192.168.1.5;\n")  # a longer address: no head
+    assert wide.might_hold(b"Require ip 192.168\n") and wide.might_hold(b"sshd: 192.168.\n")
+    assert wide.might_hold(b"allow 192.168.0.0/16;\n") and wide.might_hold(b"route 192.168.0.0 255.255.0.0\n")

@@ -30,6 +30,8 @@ RULES = {
     "edge.ios": "ip route 192.168.0.0 255.255.0.0 Tunnel0\n",
     "fw.sh": "iptables -A INPUT -s 192.168.32.0/19 -j ACCEPT\n",  # a /19 holding 192.168.40.0/24
     "acl.ios": "access-list 10 permit 192.168.0.0 0.0.255.255\n",
+    "service.sh": "set service ntp allow-client address '192.168.0.0/16'\n",  # VyOS (bjw-s/vyos-config)
+    "netpol.yaml": "egress:\n  - to:\n      - ipBlock:\n          cidr: 192.168.0.0/16\n",
 }
 
 

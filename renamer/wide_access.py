@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable
 
 from renamer import access_heads, lazy_re, mask_nets
-from renamer.access_nets import in_access_rule, in_route_rule
+from renamer.access_nets import NET, in_access_rule, in_route_rule, network_of
 from renamer.occurrences import Match
 
 REASON = "wide-set"
@@ -180,7 +180,8 @@ def covering_literals(networks: Iterable[tuple[Net, Net]]) -> list[bytes]:
 
 
 def covering(data: bytes, networks: Iterable[tuple[Net, Net]]) -> list[tuple[int, int, Net, Net, Net]]:
-    """Each literal in `data` naming a covering block, outside an access rule (which admits the new
+    """Each literal in `data` naming a covering block (its address, or an IPv4 address inside it
+    with its length: an interface's `10.60.0.1/20`), outside an access rule (which admits the new
     network, a set rather than a network in use): (start, end, block, old, new), in file order."""
     blocks = covering_blocks(networks)
     out: list[tuple[int, int, Net, Net, Net]] = []
@@ -195,6 +196,16 @@ def covering(data: bytes, networks: Iterable[tuple[Net, Net]]) -> list[tuple[int
                 if span is not None and not in_access_rule(data, at):
                     out.append((at, span, block, old, new))
             at = data.find(address, end)
+    # an interface's address with the block's length (`address 10.60.0.1/20`: the VLAN's gateway)
+    for found in NET.finditer(data) if b"/" in data else ():
+        if b"." in found.group("len"):
+            continue
+        net = network_of(found)
+        if net is None or net.network_address == ipaddress.IPv4Address(found.group("addr").decode()) \
+                or net not in blocks or in_access_rule(data, found.start()):
+            continue
+        old, new = blocks[net]
+        out.append((found.start(), found.end(), net, old, new))
     return sorted(out, key=lambda x: x[0])
 
 

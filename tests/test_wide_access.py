@@ -60,6 +60,8 @@ def test_covering_blocks_and_literals() -> None:
     data = b"pod: 10.60.0.0/16\nallow 10.60.0.0/16;\nroute 10.60.0.0 255.255.240.0\n"
     assert [(str(c[2]), c[0]) for c in covering(data, moves)] == [  # type: ignore[arg-type]
         ("10.60.0.0/16", 5), ("10.60.0.0/20", 44)]
+    iface = b"address 10.60.0.1/20\naddress 10.60.0.1/24\nallow 10.60.0.1/20;\n"  # the /24 is no block
+    assert [(str(c[2]), c[0]) for c in covering(iface, moves)] == [("10.60.0.0/20", 8)]  # type: ignore[arg-type]
 
 
 def test_might_hold_asks_for_a_head_alone() -> None:

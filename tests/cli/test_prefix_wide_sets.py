@@ -104,9 +104,10 @@ def test_a_wider_network_in_use_the_new_network_lands_inside_is_a_collision(repo
         "route.sh": "route add -net 10.60.8.0 netmask 255.255.252.0 gw 192.0.2.3\n",  # a /22 inside: landed
         "fw.sh": "iptables -A INPUT -s 10.60.0.0/16 -j ACCEPT\n",  # an access set admits it: none
         "aggregate.yml": "private: 10.0.0.0/8\n",  # an aggregate: none
+        "interfaces": "iface vlan20 inet static\n  address 10.60.0.1/20\n",  # the VLAN's gateway
     }
     root = repo(files, config=_config("10.42.0.0/21: 10.60.8.0/21"), allowlist=ALLOW)
-    assert _collisions(run, root) == ["10.60.0.0/16", "10.60.0.0/20", "10.60.0.0/20", "10.60.8.0"]
+    assert _collisions(run, root) == ["10.60.0.0/16", "10.60.0.0/20", "10.60.0.0/20", "10.60.0.0/20", "10.60.8.0"]
     assert run(root, "sweep", "--dry-run", "--strict").exit_code == 1
     run(root, "sweep", "--commit")
     checked = run(root, "verify", "--strict")

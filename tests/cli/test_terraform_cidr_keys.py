@@ -107,3 +107,18 @@ output "lan" { value = terraform_data.subnet["192.168.40.0/24"].output }
     run(root, "sweep", "--commit")
     assert 'terraform_data.subnet["192.168.40.0/24"]' in (root / "main.tf").read_text()
     assert not (root / "moved.tf").exists()
+
+
+def test_an_address_key_under_an_address_rename_alone_moves_too(tmp_path: Path, repo: Repo, run: Run) -> None:
+    """The same class on main before this: with no host renamed the Terraform index read nothing,
+    so an address rename alone rewrote `toset(["10.0.0.5"])` with no `moved` block."""
+    tf = 'resource "terraform_data" "h" {\n  for_each = toset(["10.0.0.5"])\n  input    = "x"\n}\n'
+    config = "version: 1\nrenames:\n  addresses:\n    10.0.0.5: 10.0.0.6\nallowlist: allow.yaml\n"
+    root = repo({"main.tf": tf, ".gitignore": IGNORE}, config=config, allowlist=ALLOW)
+    _tf(root, tmp_path, "init", "-backend=false")
+    _tf(root, tmp_path, "apply", "-auto-approve")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert 'to   = terraform_data.h["10.0.0.6"]' in (root / "moved.tf").read_text()
+    plan = _tf(root, tmp_path, "plan")
+    assert "0 to destroy" in plan or "No changes" in plan, plan
+    assert "0 to add" in plan or "No changes" in plan, plan

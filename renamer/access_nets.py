@@ -33,9 +33,10 @@ from renamer import lazy_re, mask_nets
 # `token_bound_cidrs`, AWS `CidrIp`, Traefik `sourceRange`/`ipAllowList`, Caddy `remote_ip`, sshd
 # `Match Address`, firewalld `source address=`, Cilium `fromCIDR`/`toCIDRSet` and its `except`, GCP
 # `authorized_networks`, a `*_whitelist`/`*AllowList`/`*_denylist` key, `ingress_cidr_blocks`, nftables
-# `saddr`/`daddr`, Windows' `-RemoteAddress`, an authorized_keys `from="..."` option)
+# `saddr`/`daddr`, Windows' `-RemoteAddress`, an authorized_keys `from="..."` option; VyOS
+# `allow-client address`, t36-33 finding 04)
 ACCESS = lazy_re.compile(
-    rb"(?i)(?:(?<![\w-])(?:allow|deny|permit|accept|reject|trusted[\w-]*|allowed[\w-]*|mynetworks|ignoreip"
+    rb"(?i)(?:(?<![\w-])(?:allow|deny|allow-client|permit|accept|reject|trusted[\w-]*|allowed[\w-]*|mynetworks|ignoreip"
     rb"|set_real_ip_from|allow-query|allow-recursion|allow-transfer|acl|whitelist|allowlist|source_ranges"
     rb"|sourceRanges|cidr_blocks|ipBlock|loadBalancerSourceRanges|except|remote_ip|client_ip"
     rb"|(?:from|to)CIDR(?:Set)?|authorized_networks)(?![\w-])"

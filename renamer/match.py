@@ -69,6 +69,7 @@ from renamer import (
     tagged_v6,
     templated_names,
     tool_names,
+    wide_access,
     wildcard_names,
     work,
     zone_records,
@@ -187,6 +188,8 @@ class Matcher:
         # `allow 10.0.0.64/29;` around a renamed 10.0.0.70: a rule file spelling no old value
         # (access_nets.py; sweep/access_sets.py decides; break-it round 21, finding 29 part b).
         self.access = access_nets.AccessNets(self.addresses)
+        # `allow 192.168.0.0/16;` around a moved 192.168.40.0/24 that moves out of it (wide_access.py)
+        self.wide_sets = wide_access.WideNets(self.networks)
         # `grafana.10-0-0-70.nip.io`: a wildcard DNS name spelling an address (wildcard_names.py)
         self.wildcards = wildcard_names.WildcardNames(self.addresses, self.networks)
         # `http://184168502/`, `0x0afa3236`: a renamed address as one number (number_addresses.py)
@@ -361,6 +364,7 @@ class Matcher:
         out += self.prefixes.literals
         out += self._resize_words
         out += self.access.literals
+        out += self.wide_sets.literals
         out += self.wildcards.literals
         out += self.numbers.literals
         return tuple(out)
@@ -381,6 +385,7 @@ class Matcher:
                   ("address patterns", self._address_pattern_needles), ("prefixes", self.prefixes.literals),
                   ("resized", self._resize_words),
                   ("access sets", self.access.literals),
+                  ("wide sets", self.wide_sets.literals),
                   ("wildcard names", self.wildcards.literals),
                   ("number addresses", self.numbers.literals),
                   # `server_name ~...`, `LIKE '...'`: the pattern probe reads them (declared_patterns.py)
@@ -475,6 +480,8 @@ class Matcher:
             return True
         if (every or "access sets" in names) and self.access.might_hold(data):
             return True  # `allow 10.0.0.64/29;` holding a renamed address (access_nets.py)
+        if (every or "wide sets" in names) and self.wide_sets.might_hold(data):
+            return True  # `allow 192.168.0.0/16;` a moved network leaves (wide_access.py)
         if (every or "wildcard names" in names) and self.wildcards.might_hold(data):
             return True  # `grafana.10-0-0-70.nip.io` (wildcard_names.py)
         if (every or "number addresses" in names) and self.numbers.might_hold(data):

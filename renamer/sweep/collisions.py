@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from renamer import computed_values, debug, lazy_re, swallowed_spellings, vcs_status
+from renamer import computed_values, debug, lazy_re, swallowed_spellings, vcs_status, wide_access
 from renamer.classify import CURRENT
 from renamer.formats import entry_lists, format_of, keylines, python_cst
 from renamer.formats.yaml_rt import identity_collision
@@ -67,13 +67,15 @@ class Collision:
     # A growing network move swallows it (break-it round 20p, finding 9): the value stands inside
     # the new network but outside where the old one moves to; this says which move.
     swallowed: str | None = None
+    # A wider network in use that a moved network lands inside (t36-33, finding 05): what it is.
+    covers: str | None = None
 
     @property
     def strict_failure(self) -> bool:
         """What `verify --strict` fails on: both spellings in one structured file, or a value a
         grown network swallows, in any file (t29-33, finding 16: a zone statement, an ACL in
         named.conf, Samba's `hosts allow` overlap the grown network as a YAML key does)."""
-        return (self.same_file and self.structured) or self.swallowed is not None
+        return (self.same_file and self.structured) or self.swallowed is not None or self.covers is not None
 
     def message(self) -> str:
         olds = ", ".join(self.olds)
@@ -85,6 +87,9 @@ class Collision:
                     "stood here before its first commit: two siblings share one name now; rename one by hand")
         where = " in the same file" if self.same_file else ""
         here = f"already here ({self.count} places)" if self.count > 1 else "already here"
+        if self.covers:
+            return (f"{self.value} is {here}: {self.covers}; choose another new network, or renumber "
+                    "or narrow it first")
         if self.swallowed:
             return (f"{self.value} is {here}, inside {self.swallowed}: after the sweep the grown network "
                     "overlaps what stands there (two networks, or a host of another); choose another new "
@@ -102,7 +107,8 @@ def new_values(project: LoadedProject) -> tuple[bytes, ...]:
     grows = _grows(renames.networks)  # a neighbour a grow swallows, spelled as its reverse zone (t29-33, 16)
     return tuple(dict.fromkeys([*(new.encode() for _, new in renames.hosts + renames.addresses),
                                 *(_network_needle(new) for _, new in renames.networks),
-                                *swallowed_spellings.literals(grows)]))
+                                *swallowed_spellings.literals(grows),
+                                *wide_access.covering_literals(renames.networks)]))
 
 
 def _network_needle(network: IPNetwork) -> bytes:
@@ -152,6 +158,7 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
                                  [new for _, new in renames.networks] if moved or grows else ())
     needles = [value.encode() for value in into] + [_network_needle(new) for _, new in renames.networks]
     needles += swallowed_spellings.literals(grows)
+    needles += wide_access.covering_literals(renames.networks)  # `podSubnet: 10.60.0.0/16` (t36-33, 05)
     into = {**moved, **into}
     classifier = project.classifier
     current = [rel for rel in scan.holding_new if classifier.classify(rel).status == CURRENT]
@@ -171,13 +178,14 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
             matches = matcher.find(data)
             here = [c for c in _in_file(rel, data, matches, into, by_file.get(rel, set()))
                     if before is None or rel in before.get(c.value, frozenset())]
-            here += _swallowed_in_file(rel, data, matches, grows, into) if grows else []
-            here += _swallowed_spelled(rel, data, matches, grows) if grows else []
+            here += _swallowed_in_file(rel, data, matches, grows, into, renames.networks) if grows else []
+            here += _swallowed_spelled(rel, data, matches, grows, renames.networks) if grows else []
             here += _landed_on(project, rel, data, matches, landings, into, held) if landings else []
+            here += _covering(rel, data, matches, renames.networks)
             here += _computed_neighbours(project, rel, data, grows, landings) if grows or landings else []
             found += [replace(c, refused=True) for c in here] if rel in refused else here
         found += _in_inventory(project, hosts, into)
-        found += _swallowed_in_inventory(hosts, grows, into) if grows else []
+        found += _swallowed_in_inventory(hosts, grows, into, renames.networks) if grows else []
         found += _landed_in_inventory(project, hosts, landings, into) if landings else []
     return found
 
@@ -211,14 +219,28 @@ def _swallowing(value: str, grows: Sequence[Grow]) -> Grow | None:
     return None
 
 
+def vacated(value: str | IPNetwork, networks: Sequence[tuple[IPNetwork, IPNetwork]]) -> bool:
+    """Does another move of the same config take `value` (an address or a network) away: all of it
+    inside a moved network's old range (t36-33, finding 20: `10.1.0.0/24: 10.1.0.0/23` beside
+    `10.1.1.0/24: 10.9.0.0/24`)? What the grow swallows there is rewritten by the same sweep: no
+    collision."""
+    try:
+        network = value if not isinstance(value, str) else ipaddress.ip_network(value, strict=False)
+    except ValueError:
+        return False
+    return any(old != new and old.version == network.version and network.subnet_of(old)  # type: ignore[arg-type]
+               for old, new in networks)
+
+
 def _swallowed_in_file(rel: str, data: bytes, matches: Iterable[Match], grows: Sequence[Grow],
-                       into: dict[str, set[str]]) -> list[Collision]:
+                       into: dict[str, set[str]],
+                       networks: Sequence[tuple[IPNetwork, IPNetwork]] = ()) -> list[Collision]:
     """Each address or network literal a grow swallows (break-it round 20p, finding 9: `10.0.48.0/28:
     10.0.48.0/27` beside `iot: 10.0.48.16/28`), once per value with a count, as `_in_file` lists."""
     fmt = format_of(rel, data)
     lines = Lines(data)
     found = [(m, grow) for m in matches if m.refused is None and m.old not in into
-             and (grow := _swallowing(m.old, grows)) is not None]
+             and (grow := _swallowing(m.old, grows)) is not None and not vacated(m.old, networks)]
     keys = (fmt.locate(data.decode("utf-8", "replace"), [lines.char_offset(m.start) for m, _ in found])
             if found and fmt.keys else None)
     first: dict[str, Collision] = {}
@@ -232,14 +254,14 @@ def _swallowed_in_file(rel: str, data: bytes, matches: Iterable[Match], grows: S
     return sorted(first.values(), key=lambda c: (c.line, c.column))
 
 
-def _swallowed_spelled(rel: str, data: bytes, matches: Sequence[Match],
-                       grows: Sequence[Grow]) -> list[Collision]:
+def _swallowed_spelled(rel: str, data: bytes, matches: Sequence[Match], grows: Sequence[Grow],
+                       networks: Sequence[tuple[IPNetwork, IPNetwork]] = ()) -> list[Collision]:
     """Each reverse zone, short network or partial address naming a network a grow swallows
     (swallowed_spellings.py; t29-33, finding 16), once per value with a count, as `_in_file` lists;
     one a match covers (an address's full reverse name, a literal) is `_swallowed_in_file`'s."""
-    found = [s for s in swallowed_spellings.swallowed(data, grows, rel)
-             if not any(m.start < s.end and s.start < m.end and parse_address(m.old.split("/")[0]) is not None
-                        for m in matches)]
+    found = [s for s in swallowed_spellings.swallowed(data, grows, rel) if not vacated(s.network, networks)
+             and not any(m.start < s.end and s.start < m.end
+                         and parse_address(m.old.split("/")[0]) is not None for m in matches)]
     if not found:
         return []
     fmt = format_of(rel, data)
@@ -253,6 +275,30 @@ def _swallowed_spelled(rel: str, data: bytes, matches: Sequence[Match],
         first[spelled.text] = Collision(rel, line, column, spelled.text, (str(spelled.grow[0]),), False,
                                         fmt.structured, text, swallowed=f"{_grown(spelled.grow)} (it names "
                                                                         f"{spelled.network})")
+    return sorted(first.values(), key=lambda c: (c.line, c.column))
+
+
+def _covering(rel: str, data: bytes, matches: Sequence[Match],
+              networks: Sequence[tuple[IPNetwork, IPNetwork]]) -> list[Collision]:
+    """Each wider network in use that a moved network lands inside, which did not overlap its old
+    one (wide_access.covering: a VLAN /20, a pod CIDR, a route; t36-33, finding 05), once per value
+    with a count, as `_in_file` lists. An access rule's wider set admits the new network: none."""
+    found = [c for c in wide_access.covering(data, networks)
+             if not any(m.start < c[1] and c[0] < m.end for m in matches) and not vacated(c[2], networks)]
+    if not found:
+        return []
+    fmt = format_of(rel, data)
+    lines = Lines(data)
+    first: dict[str, Collision] = {}
+    for start, _, block, old, new in found:
+        value = str(block)
+        if value in first:
+            first[value] = replace(first[value], count=first[value].count + 1)
+            continue
+        line, column, text = lines.position(start)
+        first[value] = Collision(rel, line, column, value, (str(old),), False, fmt.structured, text,
+                                 covers=f"a network in use that {new} (moved from {old}) lands inside: "
+                                        "after the sweep the two overlap")
     return sorted(first.values(), key=lambda c: (c.line, c.column))
 
 
@@ -384,12 +430,12 @@ def _grown(grow: Grow) -> str:
     return f"{new}, which {old} grows into, outside {lands} where {old} lands"
 
 
-def _swallowed_in_inventory(hosts: Sequence[SiteHost], grows: Sequence[Grow],
-                            into: dict[str, set[str]]) -> list[Collision]:
+def _swallowed_in_inventory(hosts: Sequence[SiteHost], grows: Sequence[Grow], into: dict[str, set[str]],
+                            networks: Sequence[tuple[IPNetwork, IPNetwork]] = ()) -> list[Collision]:
     """An inventory host's address a grow swallows."""
     out = []
     for name, address, source in hosts:
-        grow = _swallowing(address, grows) if address not in into else None
+        grow = _swallowing(address, grows) if address not in into and not vacated(address, networks) else None
         if grow is not None:
             out.append(Collision(source, 0, 0, address, (str(grow[0]),), False, True, f"{name} {address}",
                                  f"hosts[{name}]", swallowed=_grown(grow)))

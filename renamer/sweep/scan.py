@@ -34,6 +34,7 @@ from renamer import (
     unit_names,
     vcs_listing,
     vcs_status,
+    wide_access,
     work,
 )
 from renamer.base64_values import LITERALS as BASE64_LITERALS
@@ -214,6 +215,7 @@ REFUSED_HINTS = {
                         "a node CIDR mask, a prefix-list's ge/le) that the new length leaves valid but "
                         "changes the meaning of: it is left as it was (a prefix-list entry whole, a node "
                         "mask's pool with it): decide by hand, or keep it with a keep rule"),
+    wide_access.REASON: wide_access.HINT,
     "supernet": ("a network wider than the renamed one: rewriting its address would give an invalid "
                  "network meaning something else; decide by hand, or keep it with a keep rule"),
     sealed.SOPS: sealed.HINTS[sealed.SOPS],
@@ -867,6 +869,9 @@ class FileScanner:
                     and self.matcher.may_hold("access sets", data)
                     and self.matcher.access.might_hold(data))):  # `allow 10.0.0.64/29;` around 10.0.0.70
             matches = access_matches(data, matches, self.renamed_addresses)
+        if content.kind == "text" and status == CURRENT and self.matcher.wide_sets.blocks \
+                and self.matcher.may_hold("wide sets", data):  # `allow 192.168.0.0/16;` a move leaves
+            matches = self.matcher.wide_sets.wide_matches(data, matches, rel)
         if content.kind == "text" and status == CURRENT and matches and \
                 access_v6.might_hold(data, self.renamed_v6):  # `allow fd00::70/126;` (t31 round 24, 23)
             matches = access_v6.access_matches_v6(data, matches, self.renamed_v6)

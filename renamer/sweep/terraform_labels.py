@@ -39,12 +39,14 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from renamer import hcl_blocks, lazy_re, moved_tags, vcs_status
 from renamer.classify import CURRENT, EXCLUDED, RECORD
 from renamer.hcl_blocks import Label, Parsed, Use
+from renamer.names import IPNetwork
 from renamer.near_miss import Anchors
 from renamer.project import LoadedProject
 
@@ -76,6 +78,19 @@ class Verdict:
     action: Literal["moves", "refused", "stays"]
     why: str
     moved_block: bool = False  # a renamed resource or module: add `moved {}` after its block
+
+
+def network_heads(networks: Iterable[tuple[IPNetwork, IPNetwork]]) -> list[str]:
+    """What every address of each old network spells (an IPv4 network's leading whole octets, an
+    IPv6 network's leading whole groups), for the first read of the Terraform files."""
+    out = []
+    for old, _new in networks:
+        if old.version == 4:
+            out.append(".".join(str(old.network_address).split(".")[: max(1, old.prefixlen // 8)]))
+        else:
+            groups = [g.lstrip("0") or "0" for g in old.network_address.exploded.split(":")]
+            out.append(":".join(groups[: max(1, old.prefixlen // 16)]) + ":")
+    return out
 
 
 def is_terraform(rel: str) -> bool:
@@ -135,8 +150,11 @@ class TerraformIndex:
         self._loaded = True
         # an old address spells no label, but may be a `for_each` key (sweep/terraform_keys.py)
         addresses = {old for old, _ in self.project.matcher.addresses}
-        names = sorted(self.olds | self.news | addresses)
-        if not self.olds:
+        # and a moved network's CIDR or an address inside it (`toset(["192.168.40.0/24"])`; t36-33,
+        # finding 06): what every such key spells, the network's leading octets or groups
+        spelled = set(network_heads(self.project.matcher.networks))
+        names = sorted(self.olds | self.news | addresses | spelled)
+        if not self.olds and not addresses and not spelled:
             return
         # git grep's regex (PCRE or ERE): only what both read as special is escaped
         pattern = "|".join(re.sub(r"([.\\+*?\[\](){}|^$])", r"\\\1", n) for n in names)

@@ -391,3 +391,15 @@ def test_the_first_test_asks_every_old_name_in_one_scan(tmp_path: Path, monkeypa
             index.renames["pug-db"] = "wolf-db"
             index.olds = frozenset(index.renames)
     assert native.holds_old(b"pug-db") and native.holds_old(b"x.pug-db", ".") and not native.holds_old(b"pu")
+
+
+def test_network_heads_are_what_every_key_of_a_moved_network_spells() -> None:
+    import ipaddress
+
+    from renamer.sweep.terraform_labels import network_heads
+
+    moves = [(ipaddress.ip_network("192.168.40.0/24"), ipaddress.ip_network("10.20.0.0/22")),
+             (ipaddress.ip_network("10.0.48.0/22"), ipaddress.ip_network("10.1.0.0/22")),
+             (ipaddress.ip_network("2001:db8:a::/48"), ipaddress.ip_network("2a01:4f8:c0c::/48")),
+             (ipaddress.ip_network("10.0.0.0/7"), ipaddress.ip_network("10.0.0.0/8"))]
+    assert network_heads(moves) == ["192.168.40", "10.0", "2001:db8:a:", "10"]

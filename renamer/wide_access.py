@@ -1,0 +1,223 @@
+"""A wider network that a network move leaves, in an access rule or on a route (t36-33, finding 04).
+
+Under `192.168.40.0/24: 10.20.0.0/22`, nginx `allow 192.168.0.0/16;`, Postfix `mynetworks =
+192.168.0.0/16`, Apache `Require ip 192.168`, hosts.allow `192.168.`, Traefik `trusted_proxies: [
+192.168.0.0/16]`, IOS `ip route 192.168.0.0 255.255.0.0 Tunnel0`, IPv6 `allow 2001:db8::/32;`
+(under a /48 that moves out of it) admitted (or routed) the old network and do not hold the new one
+after the sweep. No byte of them spells the old network's address, so the matcher (which makes a
+`supernet` of a wider literal written from that address, `10.80.0.0/16`) never saw them and verify
+said OK while the moved hosts lost their access.
+
+`WideNets` knows, for each move, the blocks wider than the old network (/8 to its length less one;
+IPv6 /16 up) that hold it and do not hold the whole new network: a rule naming one of them covers
+the old network and not the new one. Their spellings are the first pass's literals (the block's
+address with its slash, or a blank before a dotted mask; the leading octets of a /16 or /24 block,
+Apache's and TCP wrappers' partial address). `wide_matches` reads each such literal in an access
+rule's context (access_nets.in_access_rule: `allow`, `deny`, `mynetworks`, `trusted_*`, `Require
+ip`, iptables `-s`, ...), on a route line (mask_nets.ROUTE: IOS `ip route`/`ipv6 route`, OpenVPN
+`route`, `route add`) or, for a partial address, as an item of an access list (access_heads.py), and
+makes it a residual `wide-set`: nothing of it rewritten (the operator adds the new network beside it
+or widens it; either is a policy decision). A literal the matcher already holds (spelled from the
+old network's own address) stays the matcher's. Not read: host bits set in the wider literal
+(`192.168.1.1/16`), IPv6 literals not in their canonical compressed form, /8 partial addresses
+(`10.`). Pure: bytes in, matches out.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterable
+
+from renamer import access_heads, lazy_re, mask_nets
+from renamer.access_nets import NET, in_access_rule, in_route_rule, network_of
+from renamer.occurrences import Match
+
+REASON = "wide-set"
+HINT = ("a wider network in an access rule or on a route that holds the moved network's old range and "
+        "not its new one: after the sweep it no longer admits (or routes) the moved hosts; add the new "
+        "network beside it (or widen it) by hand, or keep it with a keep rule")
+
+Net = ipaddress.IPv4Network | ipaddress.IPv6Network
+_AFTER_SLASH = lazy_re.compile(rb"/(?P<len>[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.])|[0-9]{1,3}(?![0-9.]))")
+_AFTER_BLANK = lazy_re.compile(rb"[ \t]+(?:(?i:netmask|mask)[ \t]+)?(?P<mask>[0-9]{1,3}(?:\.[0-9]{1,3}){3})"
+                               rb"(?![0-9.])")
+_V6_ROUTE = lazy_re.compile(rb"(?im)^[ \t]*(?:ipv6[ \t]+route|ip[ \t]+-6[ \t]+route"
+                            rb"|route[ \t]+(?:-6|-A[ \t]*inet6)|Destination[ \t]*=)")
+
+
+def left_blocks(old: Net, new: Net) -> list[Net]:
+    """The networks wider than `old` that hold it and do not hold all of `new` (widest first)."""
+    if old.version != new.version:
+        return []
+    floor = 8 if old.version == 4 else 16
+    out: list[Net] = []
+    for length in range(floor, old.prefixlen):
+        block = old.supernet(new_prefix=length)
+        if not new.subnet_of(block):  # type: ignore[arg-type]
+            out.append(block)
+    return out
+
+
+class WideNets:
+    """The moves' left blocks, and the literals a file naming one of them holds."""
+
+    def __init__(self, moves: Iterable[tuple[Net, Net]]) -> None:
+        self.blocks: dict[Net, Net] = {}  # left block -> the old network it holds (the first move's)
+        literals: set[bytes] = set()
+        heads: dict[bytes, Net] = {}
+        for old, new in moves:
+            for block in left_blocks(old, new):
+                self.blocks.setdefault(block, old)
+                literals.add(f"{block.network_address}/".encode())
+                if block.version == 4:
+                    literals.add(f"{block.network_address} ".encode())
+                    literals.add(f"{block.network_address}\t".encode())
+                    if block.prefixlen in (16, 24):
+                        head = ".".join(str(block.network_address).split(".")[:block.prefixlen // 8]).encode()
+                        heads.setdefault(head, block)
+        self.heads = heads
+        self.literals = tuple(sorted(literals | set(heads)))
+        self._spelled_literals = tuple(sorted(literals))
+        # a head alone (`192.168`, `192.168.`), not the start of a longer address (`192.168.40.10`)
+        self._head = (re.compile(rb"(?<![0-9.])(?:" + b"|".join(re.escape(h) for h in sorted(heads)) +
+                                 rb")(?:\.(?![0-9.])|(?![0-9.]))") if heads else None)
+
+    def might_hold(self, data: bytes) -> bool:
+        """Does `data` hold a literal one of the left blocks begins with (a cheap test)?"""
+        if not self.blocks:
+            return False
+        if any(literal in data for literal in self._spelled_literals):
+            return True
+        return (self._head is not None and any(h in data for h in self.heads)
+                and self._head.search(data) is not None)
+
+    def wide_matches(self, data: bytes, matches: list[Match], rel: str = "") -> list[Match]:
+        """`matches` with each left block named in an access rule or on a route added as a refused
+        match (where no match covers it already)."""
+        if not self.might_hold(data):
+            return matches
+        added: list[Match] = []
+        taken = [(m.start, m.end) for m in matches]
+        for start, end, block in self._found(data, rel):
+            if any(s < end and start < e for s, e in taken):
+                continue  # the matcher's (a literal spelled from the old network's address) or decided
+            taken.append((start, end))
+            text = data[start:end].decode("ascii", "replace")
+            old = self.blocks[block]
+            named = f"{text} ({block})" if text != str(block) else text
+            note = (f"{named}, {block.num_addresses} addresses, holds the moved network {old} and not "
+                    "where it moves")
+            added.append(Match(start, end, text, text, "network", refused=REASON, note=note))
+        if not added:
+            return matches
+        return sorted([*matches, *added], key=lambda m: m.start)
+
+    def _found(self, data: bytes, rel: str) -> Iterable[tuple[int, int, Net]]:
+        for block in self.blocks:
+            address = str(block.network_address).encode()
+            at = data.find(address)
+            while at >= 0:
+                end = at + len(address)
+                before = data[at - 1:at] if at else b""
+                if not (before and (before.isalnum() or before in b".:")):
+                    span = self._spelled(data, at, end, block)
+                    if span is not None:
+                        yield at, span, block
+                at = data.find(address, end)
+        for head, block in self.heads.items():
+            at = data.find(head)
+            while at >= 0:
+                end = at + len(head)
+                before = data[at - 1:at] if at else b""
+                after = data[end:end + 1]
+                tail = end + 1 if after == b"." and not data[end + 1:end + 2].isdigit() else end
+                if not (before and (before.isdigit() or before == b".")) \
+                        and not data[tail:tail + 1].isdigit() and data[tail:tail + 1] != b"." \
+                        and access_heads.in_access_list(data, at, tail, rel):
+                    yield at, tail, block
+                at = data.find(head, end)
+
+    def _spelled(self, data: bytes, at: int, end: int, block: Net) -> int | None:
+        """The end of the literal at `at` where it spells `block` in a rule's or route's context."""
+        span = _spelling_end(data, end, block)
+        if span is None:
+            return None
+        if block.version == 6:
+            line_start = data.rfind(b"\n", 0, at) + 1
+            if not (in_route_rule(data, at) or _V6_ROUTE.match(data, line_start) is not None):
+                return None
+        elif not in_route_rule(data, at):
+            return None
+        return span
+
+# Aggregates that name address space, not a network in use (RFC 1918, ULA, the IPv6 documentation
+# block): a literal of one of them holding the new network is no collision (t36-33, finding 05).
+_AGGREGATES = frozenset(ipaddress.ip_network(n) for n in (
+    "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7", "fd00::/8", "2000::/3"))
+
+
+def covering_blocks(networks: Iterable[tuple[Net, Net]]) -> dict[Net, tuple[Net, Net]]:
+    """The networks wider than each new network that hold it and do not overlap its old one (what a
+    literal of the repo naming one of them would overlap only after the move), aggregates aside:
+    block -> (old, new)."""
+    out: dict[Net, tuple[Net, Net]] = {}
+    for old, new in networks:
+        for block in left_blocks(new, old):
+            if not block.overlaps(old) and block not in _AGGREGATES:
+                out.setdefault(block, (old, new))
+    return out
+
+
+def covering_literals(networks: Iterable[tuple[Net, Net]]) -> list[bytes]:
+    """What a file naming a covering block holds (its address, then a slash or a blank)."""
+    out: list[bytes] = []
+    for block in covering_blocks(networks):
+        out.append(f"{block.network_address}/".encode())
+        if block.version == 4:
+            out.append(f"{block.network_address} ".encode())
+    return out
+
+
+def covering(data: bytes, networks: Iterable[tuple[Net, Net]]) -> list[tuple[int, int, Net, Net, Net]]:
+    """Each literal in `data` naming a covering block (its address, or an IPv4 address inside it
+    with its length: an interface's `10.60.0.1/20`), outside an access rule (which admits the new
+    network, a set rather than a network in use): (start, end, block, old, new), in file order."""
+    blocks = covering_blocks(networks)
+    out: list[tuple[int, int, Net, Net, Net]] = []
+    for block, (old, new) in blocks.items():
+        address = str(block.network_address).encode()
+        at = data.find(address)
+        while at >= 0:
+            end = at + len(address)
+            before = data[at - 1:at] if at else b""
+            if not (before and (before.isalnum() or before in b".:")):
+                span = _spelling_end(data, end, block)
+                if span is not None and not in_access_rule(data, at):
+                    out.append((at, span, block, old, new))
+            at = data.find(address, end)
+    # an interface's address with the block's length (`address 10.60.0.1/20`: the VLAN's gateway)
+    for found in NET.finditer(data) if b"/" in data else ():
+        if b"." in found.group("len"):
+            continue
+        net = network_of(found)
+        if net is None or net.network_address == ipaddress.IPv4Address(found.group("addr").decode()) \
+                or net not in blocks or in_access_rule(data, found.start()):
+            continue
+        old, new = blocks[net]
+        out.append((found.start(), found.end(), net, old, new))
+    return sorted(out, key=lambda x: x[0])
+
+
+def _spelling_end(data: bytes, end: int, block: Net) -> int | None:
+    """The end of `block`'s literal whose address ends at `end` (a slash and its length or mask, or,
+    for IPv4, a blank and a dotted mask), None where the length is another's."""
+    found = _AFTER_SLASH.match(data, end)
+    if found is not None:
+        length = found.group("len")
+        prefix = mask_nets.length_of(length) if b"." in length else int(length)
+    elif block.version == 4 and (found := _AFTER_BLANK.match(data, end)) is not None:
+        prefix = mask_nets.length_of(found.group("mask"))
+    else:
+        return None
+    return found.end() if prefix == block.prefixlen else None

@@ -18,12 +18,30 @@ import zlib
 from renamer import lazy_re
 
 PNG = b"\x89PNG\r\n\x1a\n"
+# t36 finding 04: a PDF reader looks for `%PDF-` anywhere in the first 1024 bytes (ISO 32000-1
+# Annex H.3; pdf.js, poppler, qpdf, mupdf), after a blank line, a comment or a mail gateway's
+# header; FDF (Acrobat's form data, `%FDF-`) is framed the same way (objects, xref, startxref).
+HEAD_WINDOW = 1024
+# At a line's start (a script naming the magic, `b"%PDF-1.4"`, is not one).
+_HEAD = lazy_re.compile(rb"(?:^|(?<=[\r\n]))%(?:PDF|FDF)-[0-9]\.[0-9]")
+# A PDF or FDF's last lines: `startxref`, the xref table's byte offset, `%%EOF` (a header past
+# 1024 bytes, or none: readers still find the file by its trailer).
+_TRAILER = lazy_re.compile(rb"startxref\s+[0-9]+\s+%%EOF\s*\Z")
 _DIAGRAM = lazy_re.compile(rb"<diagram\b[^>]*>\s*(?P<value>[A-Za-z0-9+/=\s]{16,}?)\s*</diagram>")
 _STREAM = lazy_re.compile(rb">>\s*stream\r?\n")
 
 
 class TooLarge(Exception):
     """The text is larger than the limit once decompressed."""
+
+
+def pdf_like(data: bytes) -> bool:
+    """Is `data` a PDF or FDF as its readers find one: `%PDF-`/`%FDF-` within the first 1024
+    bytes, or a `startxref N %%EOF` trailer in the last 1024? Every count in it (each stream's
+    /Length, the xref table's offsets, startxref) is in bytes: a rewrite of another length breaks
+    each one after it."""
+    return (_HEAD.search(data, 0, HEAD_WINDOW + 8) is not None
+            or _TRAILER.search(data, max(0, len(data) - HEAD_WINDOW)) is not None)
 
 
 def kind(data: bytes) -> str | None:
@@ -34,7 +52,7 @@ def kind(data: bytes) -> str | None:
             return "png" if _png_texts(data, 1 << 30) else None
         except (zlib.error, TooLarge, struct.error, ValueError):
             return "png"  # declared compressed text that does not decompress: "not read"
-    if data.startswith(b"%PDF-") and b"/FlateDecode" in data:
+    if b"/FlateDecode" in data and pdf_like(data):
         return "pdf"
     return None
 

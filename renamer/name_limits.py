@@ -19,21 +19,27 @@ The places (each its own syntax, so no other file's `Name=` or `name` is read):
   `win_hostname`'s `name` and `win_domain_membership`'s `hostname` (t31 round 24, finding 15);
 * interface names (15): a systemd `.netdev`/`.link` file's `Name=`, netplan's `set-name:`, a
   NetworkManager keyfile's `interface-name=`, ifupdown's `iface NAME inet`/`auto NAME`, `ip link
-  add [name] NAME` and `ip link set DEV name NAME`.
+  add [name] NAME` and `ip link set DEV name NAME`;
+* DNS (zone_limits.py; t36 finding 05): each character-string of a TXT/SPF record in zone-file
+  syntax (255 bytes: BIND refuses the whole zone), an SPF/DKIM/DMARC value written as one string
+  anywhere (refused only where it fitted before: some providers split a longer one), a zone file's
+  names (a label 63, a name 253).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from renamer import lazy_re
+from renamer import zone_limits as _dns
 from renamer.occurrences import Match
 
 LIMIT = "name-limit"
 HINT = ("a new name longer than the place it lands in holds (a NetBIOS or Windows computer name, a Linux "
-        "interface name: 15 characters): the consumer refuses or cuts it; the sweep is refused, nothing "
+        "interface name: 15 characters; a TXT record's string: 255 bytes; a DNS label 63, a name 253): the "
+        "consumer refuses or cuts it; the sweep is refused, nothing "
         "written: choose a shorter new name, or write a short name there by hand and keep the line with "
         "a keep rule")
 
@@ -50,8 +56,16 @@ class _Place:
     suffixes: tuple[str, ...] = ()  # only in files whose name ends so (empty: any file)
     words: bool = False  # the value is a list of names, each one limited
     needs: re.Pattern[bytes] | None = None  # only in files where this stands (a Windows machine's)
+    # t36 finding 05: a place read by a function of its own (a TXT record's character-strings), the
+    # value's length as its consumer counts it (escapes, the longest label), and whether only a
+    # value that fitted before is refused (a TXT value some providers split themselves)
+    finder: Callable[[bytes], Iterator[tuple[int, int]]] | None = None
+    measure: Callable[[bytes], int] = len
+    grown: bool = False
+    unit: str = "characters"
 
 
+_NEVER = re.compile(rb"(?!)")  # a place read by a finder of its own
 _VALUE = rb"(?P<value>[A-Za-z0-9_.$@{}%-]+)"
 # A file about a Windows machine: where a `computer_name` key holds a NetBIOS name (15).
 _WINDOWS_FILE = lazy_re.compile(rb"(?i)windows|win_|winrm|Microsoft\.Compute/virtualMachines")
@@ -88,6 +102,20 @@ _PLACES = (
            _IFNAME),
     _Place(re.compile(rb"\bip[ \t]+link[ \t]+set[ \t]+(?:dev[ \t]+)?\S+[ \t]+name[ \t]+" + _VALUE), 15,
            _IFNAME),
+    # t36 finding 05: a TXT record's character-string holds 255 bytes (RFC 1035 3.3: BIND refuses
+    # the whole zone); an SPF/DKIM/DMARC value written as one string elsewhere (Terraform, octoDNS,
+    # an nsupdate script) refused only where it fitted before; a zone's name: a label 63, a name 253
+    _Place(_NEVER, 255, "a TXT character-string holds 255 bytes (RFC 1035 3.3): named-checkzone and BIND "
+           "refuse the whole zone", finder=_dns.txt_strings, measure=_dns.string_length,
+           unit="bytes in one TXT string"),
+    _Place(_NEVER, 255, "a TXT record's string holds 255 bytes (RFC 1035 3.3; Route 53, BIND and others "
+           "refuse a longer one)", finder=_dns.mail_values, measure=_dns.string_length, grown=True,
+           unit="bytes in one TXT string"),
+    _Place(_NEVER, 63, "a DNS label holds 63 bytes (RFC 1035 2.3.4): the zone does not load",
+           finder=_dns.zone_names, measure=_dns.longest_label, grown=True,
+           unit="bytes in one of its labels"),
+    _Place(_NEVER, 253, "a DNS name holds 253 bytes (RFC 1035 2.3.4): the zone does not load",
+           finder=_dns.zone_names, measure=_dns.name_length, grown=True, unit="bytes"),
 )
 # Cheap: a file holding none of these words holds no limited place. Searched in lower-cased
 # bytes, each word's first letter first (its `\b` checked behind it): a pattern that opens with a
@@ -95,10 +123,12 @@ _PLACES = (
 # (issue 30: 0.9 ms a file of a homelab repo, 0.1 ms so).
 _WORDS = lazy_re.compile(rb"netbios|computer[_-]?name|-computer|renamecomputer"
                     rb"|name(?<!\wname)[ \t]*=|set-name|win_hostname|win_domain_membership"
-                    rb"|interface-name|iface(?<!\wiface)\b|auto(?<!\wauto)\b|allow-hotplug|ip[ \t]+link")
+                    rb"|interface-name|iface(?<!\wiface)\b|auto(?<!\wauto)\b|allow-hotplug|ip[ \t]+link"
+                    rb"|txt|spf|v=dkim1|v=dmarc1|v=stsv1|v=tlsrptv1|v=bimi1")
 _WORD = lazy_re.compile(rb"[^\s,]+")
 
 
+_SHOWN = 72  # a longer value is shown by its head and tail
 _ABOVE = 4  # lines above a match a limited place's word may stand on
 
 
@@ -109,7 +139,9 @@ def might_hold(data: bytes, matches: Sequence[Match] | None = None) -> bool:
     with a few matches is not searched whole (issue 30: 0.4 ms a file, half the files of a homelab
     repo)."""
     if matches is None:
-        return _WORDS.search(data.lower()) is not None
+        return _WORDS.search(data.lower()) is not None or _dns.is_zone(data)
+    if _dns.is_zone(data):  # a zone's names: each label 63, the name 253 (t36 finding 05)
+        return True
     searched: set[int] = set()  # the lines' starts
     for m in matches:
         start = data.rfind(b"\n", 0, m.start) + 1
@@ -139,10 +171,12 @@ def limited(rel: str, data: bytes, matches: list[Match]) -> list[Match]:
         if not inside:
             continue
         new = _renamed(data, start, end, inside)
-        if len(new.encode("utf-8")) > place.limit:
-            note = f"{new} would be {len(new.encode('utf-8'))} characters here; {place.why}"
+        size = place.measure(new.encode("utf-8"))
+        if size > place.limit and not (place.grown and place.measure(data[start:end]) > place.limit):
+            shown = new if len(new) <= _SHOWN else f"{new[:_SHOWN - 20]}...{new[-16:]}"  # 255-byte SPF
+            note = f"{shown} would be {size} {place.unit} here; {place.why}"
             for m in inside:
-                held[id(m)] = note
+                held.setdefault(id(m), note)  # the first place's word: a zone's TXT before any SPF value
     return [replace(m, refused=LIMIT, note=held[id(m)]) if id(m) in held else m for m in matches]
 
 
@@ -153,6 +187,10 @@ def _values(rel: str, data: bytes) -> Iterator[tuple[int, int, _Place]]:
         if place.suffixes and not name.endswith(place.suffixes):
             continue
         if place.needs is not None and place.needs.search(data) is None:
+            continue
+        if place.finder is not None:
+            for start, end in place.finder(data):
+                yield start, end, place
             continue
         for x in place.pattern.finditer(data):
             if not place.words:

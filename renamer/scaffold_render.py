@@ -35,8 +35,8 @@ def render_allowlist(proposal: Proposal) -> str:
              "# edit each reason to say why. Files listed at the end are unclassified: until you",
              "# add them to `current` or a record class, `renamer verify` fails on them.",
              "version: 1",
-             "extends: [records-common]   # incidents, journals, changelogs, histories, logs, tool-output, "
-             "notebook-checkpoints, editor-copies, mailmap, archives, backups"]
+             "extends: [records-common]   # incidents, journals, migrations, changelogs, histories, logs, "
+             "tool-output, notebook-checkpoints, editor-copies, mailmap, archives, backups"]
     lines.append("current:" if proposal.current else "current: []")
     lines += [f"  - {scalar(p)}" for p in proposal.current]
     lines.append("records:" if proposal.records or proposal.fixtures or proposal.backups

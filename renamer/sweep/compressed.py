@@ -61,7 +61,7 @@ def kind(data: bytes) -> str | None:
     for magic, name, _ in _MAGICS:
         if data.startswith(magic):
             return name
-    if data.startswith((document_text.PNG, b"%PDF-")):
+    if data.startswith(document_text.PNG) or document_text.pdf_like(data):  # `%PDF-` in 1024 bytes (t36 04)
         return document_text.kind(data)
     # bzip2: `BZh` and a block size digit, then a block's or the end's magic (not any text saying BZh)
     if data[:3] == b"BZh" and data[3:4] in b"123456789" and data[4:10] in (b"1AY&SY", b"\x17rE8P\x90"):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from renamer import document_text
 from renamer.sweep import line_breaks
 from renamer.sweep.wide import wide_codec
 
@@ -27,8 +28,22 @@ WIDE_BOMS = (
     (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"),
 )
 # The first two bytes of every wide BOM above: enough for the first pass to send a file on.
-PDF_MAGIC = b"%PDF-"
 WIDE_BOM_STARTS = frozenset(bom[:2] for bom, _ in WIDE_BOMS)
+# Text framed by byte counts a rewrite of another length makes wrong (t36 finding 04), beside PDF and
+# FDF (document_text.pdf_like): an ar archive of text members (`!<arch>`, each header's decimal
+# size; ar, a .deb's outer layer), an ASCII cpio archive (newc/crc/odc: each header's size in hex
+# or octal; an initramfs, an .rpm's payload) and a PostScript file whose DSC comments count bytes
+# (`%%BeginBinary: N`, `%%BeginData: N`: what follows is read by count).
+_COUNTED_STARTS = (b"!<arch>\n", b"070701", b"070702", b"070707")
+_DSC_COUNTS = (b"%%BeginBinary:", b"%%BeginData:")
+
+
+def byte_counted(data: bytes) -> bool:
+    """Is `data` a format framed by byte counts (a PDF or FDF as its readers find one, an ar or
+    ASCII cpio archive, PostScript with DSC byte counts)? Never rewritten: binary."""
+    if data.startswith(_COUNTED_STARTS) or document_text.pdf_like(data):
+        return True
+    return data.startswith(b"%!PS") and any(count in data for count in _DSC_COUNTS)
 
 
 @dataclass(frozen=True)
@@ -104,11 +119,12 @@ def classify_bytes(data: bytes, mode: int = 0, name: str = "") -> Content:
             except UnicodeDecodeError:
                 return Content("binary", data, mode)
             return _wide(data, text, codec, codec.upper(), mode)
-    if data.startswith(PDF_MAGIC):
+    if byte_counted(data):
         # A PDF is framed by byte counts (each stream's /Length, the xref table's offsets,
         # startxref): an uncompressed one (`qpdf --qdf`) reads as text, but a rewrite of another
         # length breaks every count after it (t35 finding 02). Never written: binary, so it is
-        # listed as holding old values and fails `verify --strict`.
+        # listed as holding old values and fails `verify --strict`. Its header may stand anywhere
+        # in the first 1024 bytes, FDF is framed alike, and so are ar, cpio, DSC PostScript (t36 04).
         return Content("binary", data, mode)
     if b"\0" in data:
         # UTF-16 or UTF-32 with no BOM: its NUL bytes are the pattern of text (sweep/wide.py).

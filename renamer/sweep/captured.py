@@ -30,7 +30,9 @@ compared: a known gap.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -39,7 +41,7 @@ from renamer.access_nets import NET, in_access_rule, network_of
 from renamer.classify import CURRENT
 from renamer.project import LoadedProject
 from renamer.sweep.model import KEPT, RESIDUAL, Reference
-from renamer.vcs_status import worktree_lines_matching
+from renamer.vcs_status import worktree_files_holding
 
 REASON = "captured"
 # A line that may hold a glob or regex token, or an IPv4 network literal (git grep: PCRE and ERE
@@ -53,6 +55,13 @@ def _v4(value: str) -> ipaddress.IPv4Address | None:
         return ipaddress.IPv4Address(value)
     except ValueError:
         return None
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _matched_in(token: bytes, values: tuple[str, ...]) -> str | None:
+    """patterns._matched_in, once per token and values (pure): a repo repeats its patterns (a
+    generated 10/8 repo of 2,000 files asked the same tokens thousands of times; issue 30)."""
+    return patterns._matched_in(token, values)
 
 
 def pattern_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[int, int, str, str]]:
@@ -79,11 +88,11 @@ def pattern_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[in
             token = data[start:end]
             if not patterns._META.search(token):
                 continue
-            new = patterns._matched_in(token, news)
+            new = _matched_in(token, news)
             if new is None:
                 continue
             old = olds[new]
-            if patterns._matched_in(token, (old,)) == old:
+            if _matched_in(token, (old,)) == old:
                 continue  # it held the machine before the rename and holds it after
             out.append((start, end, old, new))
     if b"|" in data and b"(" in data:  # `^db0(1|2|3)$`: a group of alternatives (patterns._alternations)
@@ -126,8 +135,16 @@ def network_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[in
     moved = [(o, n, ov, nv) for o, n in pairs if (ov := _v4(o)) is not None and (nv := _v4(n)) is not None]
     if not moved or (b"/" not in data and b"." not in data):
         return []
+    news = [int(new_ip) for _, _, _, new_ip in moved]
+    heads = tuple(_head(old_ip, new_ip) for _, _, old_ip, new_ip in moved)
+    if all(heads) and not any(head in data for head in heads):
+        return []
     out = []
     for found in NET.finditer(data):
+        if all(heads) and not found.group("addr").startswith(heads):
+            continue  # (the quick test: the literal spells none of the new addresses' heads)
+        if not _may_hold(found, news):
+            continue
         net = network_of(found)
         if net is None:
             continue
@@ -136,6 +153,38 @@ def network_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[in
                 out.append((found.start(), found.end(), old, new, str(net)))
                 break
     return out
+
+
+def _head(old: ipaddress.IPv4Address, new: ipaddress.IPv4Address) -> bytes:
+    """The octets, with the dot after them, that every network literal holding `new` and not `old`
+    begins with: its prefix is longer than the leading bits both share, so the whole octets of that
+    prefix are `new`'s (ipaddress reads an octet only in its plain decimal spelling); b"" where
+    the two differ in the first octet."""
+    shared = 32 - (int(old) ^ int(new)).bit_length()
+    octets = (shared + 1) // 8
+    return b"".join(f"{part}.".encode() for part in str(new).split(".")[:octets])
+
+
+def _may_hold(found: re.Match[bytes], news: list[int]) -> bool:
+    """False only where the NET match `found` spells no network holding any of `news` (addresses
+    as integers): its prefix length's leading bits of the address differ from each one's. Issue
+    30: a repo on 10/8 holds tens of thousands of network literals, and each was parsed by
+    ipaddress before the question; a dotted mask, or an octet over 255, is left to network_of."""
+    length = found.group("len")
+    if b"." in length:
+        return True
+    octets = found.group("addr").split(b".")
+    value = 0
+    for octet in octets:
+        number = int(octet)
+        if number > 255:
+            return True
+        value = value << 8 | number
+    bits = int(length)
+    if bits > 32:
+        return True
+    shift = 32 - bits
+    return any((value ^ new) >> shift == 0 for new in news)
 
 
 def _place(data: bytes, start: int) -> tuple[int, int, str]:
@@ -180,8 +229,8 @@ def captured(project: LoadedProject, prefixes: Sequence[str] = ()) -> list[Refer
     hosts, addresses = list(renames.hosts), list(renames.addresses)
     if not hosts and not addresses:
         return []
-    found = worktree_lines_matching(project.root, _LINES) or []
-    paths = sorted({path for path, _, _ in found})
+    # the files only (issue 30: every matching line of a repo on 10/8 was sent and parsed for its path)
+    paths = sorted(worktree_files_holding(project.root, _LINES) or ())
     out: list[Reference] = []
     for path in paths:
         if prefixes and not any(p == "" or path == p or path.startswith(p + "/") for p in prefixes):

@@ -151,7 +151,7 @@ class Definitions:
                 if name in self._found:
                     return list(lookup(name))
                 missing.append(name)
-                return []
+                return [("", 0, "")]  # a stand-in, so the expansion goes on to the names beside it
 
             while True:
                 missing.clear()

@@ -13,6 +13,7 @@ Pure: bytes in, spans out.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -169,31 +170,49 @@ def defined_value(line: str, variable: str) -> str | None:
     `variable=value` (`.env`, shell, an INI inventory's vars and host lines, a compose list's
     `- VAR=value`),
     `export variable=value`, `{% set variable = 'value' %}`; quotes and a trailing comment off."""
-    name = re.escape(variable)
-    # (round 23 finding 03: `const domain = "x"`, `val`, `var`, `let`, `local`, `my`, PHP's `$domain`,
-    # Go's and Make's `:=`, Make's `?=`, a type after the name: `domain: string = "x"`)
-    found = (re.match(rf"\s*(?:-\s+)?(?:(?:export|const|var|val|let|local|my|our|readonly|static|final)"
-                      rf"\s+)*\$?{name}(?:\s*:\s*[A-Za-z][\w.]*(?=\s*=))?\s*(?::=|\?=|::=|[:=](?!=))\s*(.*)$",
-                      line)
-             or re.search(rf"\{{%-?\s*set\s+{name}\s*=\s*(.*?)\s*-?%\}}", line)
-             # a typed declaration, a C-family statement: `const string domain = "x";`, Java's
-             # `static final String domain = "x";` (round 23 finding 03)
-             or re.match(rf"\s*(?:(?:public|private|protected|internal|static|final|const|readonly)\s+)*"
-                         rf"[A-Za-z_][\w<>\[\].?]*\s+{name}\s*=\s*(\"[^\"\n]*\"|'[^'\n]*')\s*;", line)
-             # An INI inventory's host line: `ana-ml2 ansible_host=10.250.50.54 node=ana-ml2`.
-             or re.match(rf"[A-Za-z0-9_.\[\]:-]+(?:\s+[A-Za-z0-9_]+=\S+)*?\s+{name}="
-                         rf"(\"[^\"]*\"|'[^']*'|\S+)", line)
-             # A Nix binding after `let`, `{` or `;`: `let host = "pug"; domain = "ana.lan"; in ...`
-             # (break-it round 19, finding 13: the nearest definition, on the join's own line)
-             or re.search(rf"(?:\blet\s+|[{{;]\s*){name}\s*=\s*(\"[^\"\\$]*\")\s*;", line))
+    readers = _definition_readers(variable)
+    found = None
+    for kind, reader in zip("msmms", readers[:5], strict=True):
+        found = reader.match(line) if kind == "m" else reader.search(line)
+        if found is not None:
+            break
     if found is None:
         return None
     value = found.group(1).strip()
     if value[:1] in ("'", '"'):
         closing = value.find(value[0], 1)
         return value[1:closing] if closing > 0 else None
-    value = re.split(r"\s+#", value, maxsplit=1)[0].strip()
-    if re.match(rf"\s*(?:-\s+)?(?:export\s+)?{name}\s*=", line):
+    value = _COMMENT.split(value, maxsplit=1)[0].strip()
+    if readers[5].match(line):
         # A shell assignment ends where its command list goes on: `OCT=5; ping 10.0.0.$OCT`.
-        value = re.split(r"\s*(?:;|&&|\|\|)", value, maxsplit=1)[0].strip()
+        value = _COMMAND_LIST.split(value, maxsplit=1)[0].strip()
     return value
+
+
+_COMMENT = lazy_re.compile(r"\s+#")
+_COMMAND_LIST = lazy_re.compile(r"\s*(?:;|&&|\|\|)")
+
+
+@functools.lru_cache(maxsize=4096)
+def _definition_readers(variable: str) -> tuple[re.Pattern[str], ...]:
+    """defined_value's regexes for one variable, compiled once (issue 30: re's own cache holds 512
+    patterns, and a repo whose definitions name a few hundred variables, six regexes each, compiled
+    them again on every line: 13 s of a sweep of mailcow-dockerized). Matched (m) or searched (s) in
+    this order; the last one is the shell assignment's test."""
+    name = re.escape(variable)
+    # (round 23 finding 03: `const domain = "x"`, `val`, `var`, `let`, `local`, `my`, PHP's `$domain`,
+    # Go's and Make's `:=`, Make's `?=`, a type after the name: `domain: string = "x"`)
+    return (re.compile(rf"\s*(?:-\s+)?(?:(?:export|const|var|val|let|local|my|our|readonly|static|final)"
+                       rf"\s+)*\$?{name}(?:\s*:\s*[A-Za-z][\w.]*(?=\s*=))?\s*(?::=|\?=|::=|[:=](?!=))\s*(.*)$"),
+            re.compile(rf"\{{%-?\s*set\s+{name}\s*=\s*(.*?)\s*-?%\}}"),
+            # a typed declaration, a C-family statement: `const string domain = "x";`, Java's
+            # `static final String domain = "x";` (round 23 finding 03)
+            re.compile(rf"\s*(?:(?:public|private|protected|internal|static|final|const|readonly)\s+)*"
+                       rf"[A-Za-z_][\w<>\[\].?]*\s+{name}\s*=\s*(\"[^\"\n]*\"|'[^'\n]*')\s*;"),
+            # An INI inventory's host line: `ana-ml2 ansible_host=10.250.50.54 node=ana-ml2`.
+            re.compile(rf"[A-Za-z0-9_.\[\]:-]+(?:\s+[A-Za-z0-9_]+=\S+)*?\s+{name}="
+                       rf"(\"[^\"]*\"|'[^']*'|\S+)"),
+            # A Nix binding after `let`, `{` or `;`: `let host = "pug"; domain = "ana.lan"; in ...`
+            # (break-it round 19, finding 13: the nearest definition, on the join's own line)
+            re.compile(rf"(?:\blet\s+|[{{;]\s*){name}\s*=\s*(\"[^\"\\$]*\")\s*;"),
+            re.compile(rf"\s*(?:-\s+)?(?:export\s+)?{name}\s*="))

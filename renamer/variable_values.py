@@ -139,6 +139,12 @@ def _unique(found: list[Resolved]) -> list[Resolved]:
     return out
 
 
+def referenced(raw: str) -> list[str]:
+    """The variables a definition's value names, as `resolve` looks each up (the superset: those
+    after a filter that changes the text too)."""
+    return [_reference(ref)[0] for ref in _REFERENCE.finditer(raw)]
+
+
 def names_variables(raw: str) -> bool:
     """Does a value name another variable (or compute itself when it runs)?"""
     return bool(_REFERENCE.search(raw) or _COMPUTED.search(raw))

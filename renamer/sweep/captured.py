@@ -63,6 +63,13 @@ def _v4(value: str) -> ipaddress.IPv4Address | None:
         return None
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _matched_in(token: bytes, values: tuple[str, ...]) -> str | None:
+    """patterns._matched_in, once per token and values (pure): a repo repeats its patterns (a
+    generated 10/8 repo of 2,000 files asked the same tokens thousands of times; issue 30)."""
+    return patterns._matched_in(token, values)
+
+
 def pattern_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[int, int, str, str]]:
     """(start, end, old, new) of each glob or regex token in `data` that matches a new value of
     `pairs` (old, new) in full and not its old value."""
@@ -91,13 +98,13 @@ def pattern_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[in
             token = data[start:end]
             if not patterns._META.search(token):
                 continue
-            new = patterns._matched_in(token, news)
+            new = _matched_in(token, news)
             if new is None:
                 continue
             old = olds[new]
             if any(spelling in token.lower() for spelling in own[new]):
                 continue
-            if patterns._matched_in(token, (old,)) == old:
+            if _matched_in(token, (old,)) == old:
                 continue  # it held the machine before the rename and holds it after
             out.append((start, end, old, new))
     if b"|" in data and b"(" in data:  # `^db0(1|2|3)$`: a group of alternatives (patterns._alternations)
@@ -151,6 +158,16 @@ def _prefix(found: re.Match[bytes]) -> tuple[int, int] | None:
     return value, int(length)
 
 
+def _head(old: ipaddress.IPv4Address, new: ipaddress.IPv4Address) -> bytes:
+    """The octets, with the dot after them, that every network literal holding `new` and not `old`
+    begins with: its prefix is longer than the leading bits both share, so the whole octets of that
+    prefix are `new`'s (ipaddress reads an octet only in its plain decimal spelling); b"" where
+    the two differ in the first octet."""
+    shared = 32 - (int(old) ^ int(new)).bit_length()
+    octets = (shared + 1) // 8
+    return b"".join(f"{part}.".encode() for part in str(new).split(".")[:octets])
+
+
 def _inside(address: int, value: int, length: int) -> bool:
     return (address ^ value) >> (32 - length) == 0
 
@@ -162,8 +179,13 @@ def network_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[in
     if not moved or (b"/" not in data and b"." not in data):
         return []
     ints = [(int(old_ip), int(new_ip)) for _, _, old_ip, new_ip in moved]
+    heads = tuple(_head(old_ip, new_ip) for _, _, old_ip, new_ip in moved)
+    if all(heads) and not any(head in data for head in heads):
+        return []
     out = []
     for found in NET.finditer(data):
+        if all(heads) and not found.group("addr").startswith(heads):
+            continue  # it spells none of the new addresses' heads
         # On a 10/8 repo nearly every line holds a network literal: integer arithmetic turns away
         # those that hold no new address outside its old one before ipaddress parses anything.
         quick = _prefix(found)

@@ -51,7 +51,12 @@ def composed_address_matches(data: bytes, matches: list[Match], matcher: Finds, 
     known, old or not: Matcher.templated_heads says nothing more of it)."""
     added: list[Match] = []
     found_loops: list[Loop] | None = None
-    for word in address_parts.find(data):
+    words = address_parts.find(data)
+    prefetch = getattr(definitions, "prefetch", None)
+    if callable(prefetch):  # every variable of the file's words in one grep (issue 30)
+        prefetch([v for word in words for part in word.parts if not isinstance(part, str)
+                  for v in part.variables])
+    for word in words:
         if any(m.start < word.end and word.start < m.end for m in matches):
             continue  # a plain match inside it (`${X:-10.0.0.5}`) is decided as it stands
         if found_loops is None:

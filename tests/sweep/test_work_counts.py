@@ -216,3 +216,35 @@ def test_the_key_index_parses_only_where_a_name_may_stand_as_a_key(tmp_path: Pat
                           capture_output=True, text=True, check=False)
     edits = json.loads(done.stdout)["edits"]
     assert {"path": "t.j2", "line": 1, "column": 18, "old": "pug", "new": "wolf"} in edits
+
+
+def _chained_repo(dest: Path) -> Path:
+    """An address composed of a variable defined through eight others (`NET=${O1}.${O2}.${O3}`,
+    each `O` through an `X`, one `X` through a `Y`), the composition in compose.yml."""
+    dest.mkdir()
+    (dest / "renamer.yaml").write_text("version: 1\nrenames:\n  addresses: {10.0.0.5: 10.0.1.5}\n"
+                                       "allowlist: allow.yaml\n")
+    (dest / "allow.yaml").write_text('version: 1\ncurrent: ["**"]\n')
+    (dest / "compose.yml").write_text('services:\n  dns:\n    command: --listen-address=${NET}.5\n'
+                                      '    extra_hosts: ["gw:10.0.0.5"]\n')
+    (dest / ".env").write_text("NET=${O1}.${O2}.${O3}\nO1=${X1}\nO2=${X2}\nO3=${X3}\nX1=10\nX2=0\nX3=${Y3}\nY3=0\n")
+    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=dest, check=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], cwd=dest, check=True)
+    return dest
+
+
+def test_the_variables_a_composition_names_are_read_in_batches(tmp_path: Path) -> None:
+    """Issue 30: each variable a definition names cost two git greps over the work tree (its
+    definitions, Terraform's `variable` blocks): 16 for this chain of 8, and on mailcow-dockerized,
+    whose scripts define hundreds of variables through each other, minutes. The names a file's
+    compositions hold are read in one grep, and each level of names their definitions name in
+    one more (templated.Definitions._fetch); the residual is the same."""
+    repo = _chained_repo(tmp_path / "repo")
+    counts = counted(repo, "verify", "--format", "json")
+    assert counts["tree greps"] <= 11, counts  # was 16: two per variable
+    done = subprocess.run([sys.executable, "-m", "renamer", "verify", "--format", "json"], cwd=repo,
+                          capture_output=True, text=True, check=False)
+    found = [f for f in json.loads(done.stdout)["findings"] if f["reason"] == "composed-address"]
+    assert [(f["path"], f["line"]) for f in found] == [("compose.yml", 3)], found
+    assert "`Y3` is 0 at .env:8" in found[0]["note"], found[0]

@@ -22,7 +22,10 @@ other spellings too, none of which a glob reader sees; each is read here as what
   address, or a Kea pool beside an `ip-address` reservation of it, excludes it and is not listed.
 
 Each yields (start, end, old, new, what): the value falls under it after the rename and did not
-before. Pure: bytes in, spans out.
+before. The same readers, asked with `lost`, yield the other direction (the old value passed, the
+new one does not: the set no longer holds the moved machine), which sweep/captured.py reports as a
+`pattern` residual, as patterns.py does a glob written for the old value. Ranges are asked one way
+only: a static host leaving a pool is no conflict. Pure: bytes in, spans out.
 """
 
 from __future__ import annotations
@@ -78,12 +81,15 @@ def _falls(op: str, literal: str, value: str) -> bool:
 
 
 def _literal_hits(spans: Sequence[tuple[int, int, str]], data: bytes,
-                  pairs: Sequence[tuple[str, str]], what: str) -> list[Hit]:
+                  pairs: Sequence[tuple[str, str]], what: str, lost: bool) -> list[Hit]:
     out = []
     for start, end, op in spans:
         literal = data[start:end].decode("utf-8", "replace")
         for old, new in pairs:
-            if _falls(op, literal, new) and not _falls(op, literal, old):
+            if lost and old.lower() in literal.lower():
+                continue  # spelled: the exact matcher's to rewrite
+            inside, outside = (old, new) if lost else (new, old)
+            if _falls(op, literal, inside) and not _falls(op, literal, outside):
                 out.append((start, end, old, new, f"the {what} test `{literal}` ({_WORDS[op]})"))
                 break
     return out
@@ -94,13 +100,14 @@ _GRAMMARS = {prefix_tests.PREFIX: "beg", prefix_tests.PREFIX_REGEX: "beg", prefi
              prefix_tests.CONTAINS: "sub", prefix_tests.REGEX_CONTAINS: "sub"}
 
 
-def operator_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[Hit]:
+def operator_hits(data: bytes, pairs: Sequence[tuple[str, str]], lost: bool = False) -> list[Hit]:
     """Prefix, suffix, substring and domain tests (any language, rsyslog, HAProxy) whose literal
-    the new value passes and the old one does not."""
+    the new value passes and the old one does not (`lost`: the old one passes and the new one does
+    not; prefix_tests.py's languages are patterns.py's in that direction already)."""
     if not pairs:
         return []
     spans: list[tuple[int, int, str]] = []
-    for start, end, grammar in prefix_tests.positions(data):
+    for start, end, grammar in () if lost else prefix_tests.positions(data):
         op = _GRAMMARS.get(grammar)
         if op is not None and _META.search(data, start, end) is None:
             spans.append((start, end, op))
@@ -119,7 +126,7 @@ def operator_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[Hit]:
                     break
                 if _META.search(word.group()) is None:
                     spans.append((at + word.start(), at + word.end(), op))
-    return _literal_hits(sorted(set(spans)), data, pairs, "match")
+    return _literal_hits(sorted(set(spans)), data, pairs, "match", lost)
 
 
 def _v4(value: str) -> ipaddress.IPv4Address | None:
@@ -136,9 +143,9 @@ def _moved(pairs: Sequence[tuple[str, str]]) -> list[_Moved]:
     return [(o, n, ov, nv) for o, n in pairs if (ov := _v4(o)) is not None and (nv := _v4(n)) is not None]
 
 
-def partial_hits(path: str, data: bytes, pairs: Sequence[tuple[str, str]]) -> list[Hit]:
+def partial_hits(path: str, data: bytes, pairs: Sequence[tuple[str, str]], lost: bool = False) -> list[Hit]:
     """Partial addresses (`10.0.2.`, `10.0.2`) in an access rule (every line of hosts.allow and
-    hosts.deny) that hold a new address and not its old one."""
+    hosts.deny) that hold a new address and not its old one (`lost`: the old and not the new)."""
     moved = _moved(pairs)
     if not moved:
         return []
@@ -150,7 +157,8 @@ def partial_hits(path: str, data: bytes, pairs: Sequence[tuple[str, str]]) -> li
             continue
         head = [int(o) for o in octets]
         for old, new, old_ip, new_ip in moved:
-            if list(new_ip.packed[:len(head)]) == head and list(old_ip.packed[:len(head)]) != head \
+            inside, outside = (old_ip, new_ip) if lost else (new_ip, old_ip)
+            if list(inside.packed[:len(head)]) == head and list(outside.packed[:len(head)]) != head \
                     and (wrappers or in_access_rule(data, found.start())):
                 text = found.group().decode()
                 out.append((found.start(), found.end(), old, new,
@@ -163,9 +171,9 @@ def _like(mask: str) -> re.Pattern[str]:
     return re.compile("".join(".*" if c == "%" else "." if c == "_" else re.escape(c) for c in mask), re.I)
 
 
-def like_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[Hit]:
+def like_hits(data: bytes, pairs: Sequence[tuple[str, str]], lost: bool = False) -> list[Hit]:
     """SQL LIKE host masks (a MySQL account's `'u'@'db%'`, a `host: "10.0.2.%"` key) that match a
-    new value in full and not its old one."""
+    new value in full and not its old one (`lost`: the old one and not the new one)."""
     if not pairs or (b"%" not in data and b"@" not in data):
         return []
     found = [*_ACCOUNT.finditer(data)] if b"@" in data else []
@@ -180,7 +188,10 @@ def like_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[Hit]:
         mask = x.group("text").decode()
         like = _like(mask)
         for old, new in pairs:
-            if like.fullmatch(new) and not like.fullmatch(old):
+            inside, outside = (old, new) if lost else (new, old)
+            if lost and old.lower() in mask.lower():
+                continue  # spelled: the exact matcher's to rewrite
+            if like.fullmatch(inside) and not like.fullmatch(outside):
                 out.append((*x.span("text"), old, new,
                             f"the SQL host mask `{mask}` (LIKE: `%` any run, `_` one character)"))
                 break

@@ -126,3 +126,31 @@ def test_a_range_the_new_address_falls_inside(text: str, span: str) -> None:
 ])
 def test_noop_ranges(text: str) -> None:
     assert range_hits(text.encode(), POOL) == []
+
+
+@pytest.mark.parametrize("path, text, literal", [
+    pytest.param("rs.conf", ':hostname, startswith, "web" /var/log/web.log\n', "web", id="rsyslog"),
+    pytest.param("h.cfg", "  acl w hdr_beg(host) -i web\n", "web", id="haproxy"),
+    pytest.param("h.cfg", "  acl w req.ssl_sni -m end b01\n", "b01", id="haproxy-end"),
+    pytest.param("g.sql", "GRANT ALL ON p.* TO 'app'@'web%';\n", "web%", id="mysql-name"),
+    pytest.param("g.sql", "GRANT ALL ON p.* TO 'app'@'10.0.0.%';\n", "10.0.0.%", id="mysql-address"),
+    pytest.param("etc/hosts.allow", "sshd: 10.0.0.\n", "10.0.0.", id="tcp-wrappers"),
+    pytest.param("a.conf", "  Require ip 10.0.0\n", "10.0.0", id="apache"),
+])
+def test_the_other_direction_a_set_the_old_value_leaves(path: str, text: str, literal: str) -> None:
+    data = text.encode()
+    hits = [*operator_hits(data, HOST, lost=True), *partial_hits(path, data, ADDRESS, lost=True),
+            *like_hits(data, [*HOST, *ADDRESS], lost=True)]
+    assert _spans(data, hits) == [literal]
+    # and never the new direction's
+    assert [*operator_hits(data, HOST), *partial_hits(path, data, ADDRESS), *like_hits(data, [*HOST, *ADDRESS])] == []
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param(':hostname, startswith, "web01"\n', id="spelled-the-exact-matcher-rewrites-it"),
+    pytest.param("GRANT ALL ON p.* TO 'app'@'web01%';\n", id="mask-spells-the-old-name"),
+    pytest.param('when: h.startswith("web")\n', id="a-language-test-is-patterns-py-s"),
+])
+def test_noop_lost_direction(text: str) -> None:
+    data = text.encode()
+    assert operator_hits(data, HOST, lost=True) == [] and like_hits(data, HOST, lost=True) == []

@@ -46,6 +46,7 @@ from renamer.sweep.model import KEPT, RESIDUAL, Reference
 from renamer.vcs_status import worktree_files_holding
 
 REASON = "captured"
+LOST = "pattern"  # the other direction: patterns.py's reason (a set written for the old value)
 # A line that may hold a glob or regex token, or an IPv4 network literal (git grep: PCRE and ERE
 # read it alike; in ERE a backslash inside brackets is literal, a wider net, not a narrower one).
 _LINES = (r"[*?|{%@]|\[[^]]+\]|\\[dDwW]|[0-9]/[0-9]|[Ww][Ii][Tt][Hh]|[Cc][Oo][Nn][Tt][Aa][Ii][Nn][Ss]"
@@ -224,6 +225,17 @@ def file_references(path: str, data: bytes, hosts: Sequence[tuple[str, str]],
         out.append(Reference(path, line, column, old, new, RESIDUAL, REASON,
                              f"{new} passes {what} and {old} did not: after the rename {new} falls under "
                              "a set written for other machines", text.strip()))
+    for start, _end, old, new, what in (*captured_forms.operator_hits(data, hosts, lost=True),
+                                        *captured_forms.partial_hits(path, data, addressed, lost=True),
+                                        *captured_forms.like_hits(data, [*hosts, *addressed], lost=True)):
+        line, column, text = _place(data, start)
+        if (line, column) in taken:
+            continue
+        taken.add((line, column))
+        out.append(Reference(path, line, column, old, new, RESIDUAL, LOST,
+                             f"{old} passed {what} and {new} does not: after the rename the set no longer "
+                             "holds the moved machine; edit it by hand, or keep it with a keep rule",
+                             text.strip()))
     return out
 
 

@@ -234,3 +234,20 @@ def test_a_mail_host_moved_into_an_spf_network_it_was_not_in(repo: Callable[...,
     root = repo({"spf.txt": text, "hosts.ini": "mail ansible_host=10.0.0.70\n"}, config=SPF_CONFIG, allowlist=ALLOW)
     verify = json.loads(run(root, "verify", "--format", "json").stdout)
     assert [(f["path"], f["line"]) for f in verify["findings"] if f["reason"] == "captured"] == [("spf.txt", 1)]
+
+
+def test_the_other_direction_sets_the_old_value_leaves(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    # t36 finding 01, both directions: the same spellings written for the old value are `pattern`
+    files = {"hosts.ini": "web01 ansible_host=10.0.0.70\n",
+             "rs.conf": ':hostname, startswith, "web" /var/log/web.log\n',
+             "h.cfg": "frontend f\n  acl w hdr_beg(host) -i web\n",
+             "g.sql": "GRANT ALL ON p.* TO 'app'@'web%';\nGRANT ALL ON p.* TO 'app'@'10.0.0.%';\n",
+             "hosts.allow": "sshd: 10.0.0.\n", "a.conf": "<Location />\n  Require ip 10.0.0\n</Location>\n"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 1, swept.stdout + swept.stderr
+    verify = json.loads(run(root, "verify", "--format", "json").stdout)
+    found = sorted((f["path"], f["line"]) for f in verify["findings"] if f["reason"] == "pattern")
+    assert found == [("a.conf", 2), ("g.sql", 1), ("g.sql", 2), ("h.cfg", 2), ("hosts.allow", 1), ("rs.conf", 1)]
+    assert "web01 passed the SQL host mask `web%`" in swept.stdout
+    assert (root / "hosts.allow").read_text() == "sshd: 10.0.0.\n"  # decided by a person, not rewritten

@@ -30,6 +30,7 @@ only: a static host leaving a pool is no conflict. Pure: bytes in, spans out.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from collections.abc import Sequence
@@ -65,8 +66,11 @@ _RANGES = (
                     + _V4 + rb")(?![\w.])"),
     lazy_re.compile(rb"(?i)-StartRange[ \t]+(?P<a>" + _V4 + rb")[ \t]+-EndRange[ \t]+(?P<b>" + _V4 + rb")"),
 )
-_POOL_KINDS = (b"IPAddressPool", b"LoadBalancerIPPool", b"kind: IPPool", b"cidr-")
-_POOL_KEY = lazy_re.compile(rb"(?i)(?:cidr-[\w-]+|range-[\w-]+)[ \t]*[:=]")
+_POOL_KINDS = (b"IPAddressPool", b"LoadBalancerIPPool")
+# A key naming a pool (kube-vip `cidr-global`, `load_balancer_ip_pool`, `loadbalancer_ip_range`)
+_POOL_KEY = lazy_re.compile(rb"(?i)(?:cidr-[\w-]+|range-[\w-]+|[\w-]*(?:pool|ip[_-]?range)[\w-]*)"
+                            rb"[\"']?[ \t]*[:=]")
+_POOL_WORDS = (b"pool", b"cidr-", b"range")
 
 
 def _falls(op: str, literal: str, value: str) -> bool:
@@ -140,6 +144,11 @@ _Moved = tuple[str, str, ipaddress.IPv4Address, ipaddress.IPv4Address]
 
 
 def _moved(pairs: Sequence[tuple[str, str]]) -> list[_Moved]:
+    return _moved_once(tuple(pairs))
+
+
+@functools.lru_cache(maxsize=64)
+def _moved_once(pairs: tuple[tuple[str, str], ...]) -> list[_Moved]:
     return [(o, n, ov, nv) for o, n in pairs if (ov := _v4(o)) is not None and (nv := _v4(n)) is not None]
 
 
@@ -149,11 +158,17 @@ def partial_hits(path: str, data: bytes, pairs: Sequence[tuple[str, str]], lost:
     moved = _moved(pairs)
     if not moved:
         return []
+    # cheap: a partial address that holds one of a pair and not the other spells at least the first
+    # two octets of the one it holds
+    heads = {".".join(str(o) for o in (old_ip if lost else new_ip).packed[:2]).encode()
+             for _, _, old_ip, new_ip in moved}
+    if not any(head in data for head in heads):
+        return []
     wrappers = path.rsplit("/", 1)[-1] in _WRAPPERS
     out = []
     for found in _PARTIAL.finditer(data):
         octets = found.group("addr").split(b".")
-        if any(int(o) > 255 for o in octets):
+        if any(int(o) > 255 or (len(o) > 1 and o[:1] == b"0") for o in octets):
             continue
         head = [int(o) for o in octets]
         for old, new, old_ip, new_ip in moved:
@@ -207,6 +222,26 @@ def _reserved(data: bytes, address: str) -> bool:
         or re.search(rb"\"ip-address\"[ \t]*:[ \t]*\"" + spelled + b"\"", data) is not None
 
 
+def _pooled(data: bytes, at: int) -> bool:
+    """Whether a pool's key stands before `at` on its line, or encloses its YAML list item."""
+    line_start = data.rfind(b"\n", 0, at) + 1
+    if _POOL_KEY.search(data, line_start, at) is not None:
+        return True
+    line = data[line_start:at]
+    if not line.lstrip().startswith(b"- "):
+        return False
+    indent = len(line) - len(line.lstrip())
+    while line_start > 0:
+        prev_start = data.rfind(b"\n", 0, line_start - 1) + 1
+        prev = data[prev_start:line_start - 1]
+        line_start = prev_start
+        if not prev.strip() or prev.lstrip()[:1] in (b"#", b"-"):
+            continue
+        if len(prev) - len(prev.lstrip()) <= indent:
+            return _POOL_KEY.match(prev.lstrip()) is not None
+    return False
+
+
 def range_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[Hit]:
     """Address ranges and pool networks that hold a new address and not its old one."""
     moved = _moved(pairs)
@@ -214,7 +249,9 @@ def range_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[Hit]:
         return []
     out: list[Hit] = []
     taken: set[int] = set()
-    for reader in _RANGES:
+    for reader, word in zip(_RANGES, (b"", b"range", b"dhcp-range", b"StartRange"), strict=True):
+        if word not in data:
+            continue
         for x in reader.finditer(data):
             first, last = _v4(x.group("a").decode()), _v4(x.group("b").decode())
             if first is None or last is None or first > last or x.start("a") in taken:
@@ -227,11 +264,11 @@ def range_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[Hit]:
                                 f"the address range {first}-{last} (a DHCP or load-balancer pool hands "
                                 "its addresses to other machines; an access rule's range admits them)"))
                     break
-    if any(kind in data for kind in _POOL_KINDS):
+    lowered = data.lower()
+    if any(word in lowered for word in _POOL_WORDS):
+        kind = any(kind in data for kind in _POOL_KINDS)
         for found in NET.finditer(data):
-            line_start = data.rfind(b"\n", 0, found.start()) + 1
-            if b"cidr-" in data and _POOL_KEY.search(data, line_start, found.start()) is None \
-                    and not any(kind in data for kind in _POOL_KINDS[:3]):
+            if not kind and not _pooled(data, found.start()):
                 continue
             net = network_of(found)
             if net is None or in_access_rule(data, found.start()):

@@ -4,6 +4,8 @@ prefix/suffix/substring tests, partial addresses, SQL LIKE masks, address ranges
 from __future__ import annotations
 
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
 from renamer.captured_forms import like_hits, operator_hits, partial_hits, range_hits
 
@@ -154,3 +156,53 @@ def test_the_other_direction_a_set_the_old_value_leaves(path: str, text: str, li
 def test_noop_lost_direction(text: str) -> None:
     data = text.encode()
     assert operator_hits(data, HOST, lost=True) == [] and like_hits(data, HOST, lost=True) == []
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("all:\n  vars:\n    load_balancer_ip_pool:\n      - 10.0.1.128/26\n", id="ansible-var-pool-list"),
+    pytest.param('{"loadbalancer_ip_range": "10.0.1.128/26"}\n', id="json-ip-range-key"),
+    pytest.param("kind: CiliumLoadBalancerIPPool\nspec:\n  blocks:\n  - cidr: 10.0.1.128/26\n", id="cilium-pool"),
+])
+def test_a_pool_network_by_its_key(text: str) -> None:
+    data = text.encode()
+    assert _spans(data, range_hits(data, POOL)) == ["10.0.1.128/26"]
+
+
+def test_noop_a_network_under_another_key_beside_a_pool() -> None:
+    data = b"vars:\n  load_balancer_ip_pool:\n    - 10.0.9.0/26\n  routes:\n    - 10.0.1.128/26\n"
+    assert range_hits(data, POOL) == []
+
+
+def _partials_everywhere(path: str, data: bytes, pairs: list[tuple[str, str]], lost: bool) -> list[str]:
+    """partial_hits with no cheap rejection: every partial address parsed (the reference)."""
+    import ipaddress
+    import re as re_
+
+    from renamer.access_nets import in_access_rule
+    out = []
+    for found in re_.finditer(rb"(?<![\w.:/-])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){1,2})\.?(?![\w./:%*-])", data):
+        octets = found.group("addr").split(b".")
+        if any(int(o) > 255 or (len(o) > 1 and o[:1] == b"0") for o in octets):
+            continue
+        head = [int(o) for o in octets]
+        for old, new in pairs:
+            inside, outside = ipaddress.IPv4Address(old if lost else new), ipaddress.IPv4Address(new if lost else old)
+            if list(inside.packed[:len(head)]) == head and list(outside.packed[:len(head)]) != head \
+                    and (path.endswith(("hosts.allow", "hosts.deny")) or in_access_rule(data, found.start())):
+                out.append(found.group().decode())
+                break
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["ALL: ", "Require ip ", "allow ", "x = ", "- "]),
+                          st.sampled_from(["10", "010", "192", "256", "1"]), st.sampled_from(["0", "00", "168", "9"]),
+                          st.sampled_from(["", ".", ".0", ".2", ".2.", ".0.", ".300"])), max_size=6),
+       st.sampled_from(["etc/hosts.deny", "acl.conf"]), st.booleans(),
+       st.sampled_from([[("10.0.0.70", "10.0.2.70")], [("192.168.9.5", "10.0.2.70")], [("10.0.2.1", "192.0.0.1")]]))
+def test_the_cheap_rejection_of_partials_turns_away_only_what_the_parse_would(
+        rows: list[tuple[str, str, str, str]], path: str, lost: bool, pairs: list[tuple[str, str]]) -> None:
+    data = "".join(f"{word}{a}.{b}{rest}\n" for word, a, b, rest in rows).encode()
+    expected = _partials_everywhere(path, data, pairs, lost)
+    event("a hit" if expected else "no hit")
+    assert _spans(data, partial_hits(path, data, pairs, lost=lost)) == expected

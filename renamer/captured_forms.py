@@ -47,6 +47,7 @@ _RSYSLOG = lazy_re.compile(rb"(?i)(?<![\w-])!?(?P<op>startswith|endswith|contain
 _HAPROXY = lazy_re.compile(rb"(?:_(?P<op>beg|end|sub|dom)(?:\([^()\n]*\))?"
                            rb"|(?<![\w-])-m[ \t]+(?P<op2>beg|end|sub|dom))"
                            rb"(?:[ \t]+-[a-z](?![\w-]))*(?P<values>(?:[ \t]+(?![-#{}])[^ \t\n#{}]+)+)")
+_HAPROXY_WORDS = (b"hdr_", b"sni", b"_beg", b"_dom", b"-m beg", b"-m end", b"-m sub", b"-m dom")
 _HAPROXY_STOP = frozenset((b"if", b"unless", b"or", b"||", b"!"))
 _META = lazy_re.compile(rb"[*?\[\\(|^$+{%]")
 # A partial IPv4 address: two or three octets, optionally a trailing dot; nothing of an address after
@@ -104,6 +105,19 @@ _GRAMMARS = {prefix_tests.PREFIX: "beg", prefix_tests.PREFIX_REGEX: "beg", prefi
              prefix_tests.CONTAINS: "sub", prefix_tests.REGEX_CONTAINS: "sub"}
 
 
+def _may_pass(lowered: bytes, pairs: Sequence[tuple[str, str]]) -> bool:
+    """False only where no literal of a prefix test (two characters or more) or a substring test
+    (three or more) can pass a new value and not its old one: such a literal spells the new value's
+    first characters past what it shares with the old one, or three characters of it in a row."""
+    for old, new in pairs:
+        low, was = new.lower().encode(), old.lower().encode()
+        shared = next((i for i, (a, b) in enumerate(zip(low, was, strict=False)) if a != b),
+                      min(len(low), len(was)))
+        if low[:max(2, shared + 1)] in lowered or any(low[i:i + 3] in lowered for i in range(len(low) - 2)):
+            return True
+    return False
+
+
 def operator_hits(data: bytes, pairs: Sequence[tuple[str, str]], lost: bool = False) -> list[Hit]:
     """Prefix, suffix, substring and domain tests (any language, rsyslog, HAProxy) whose literal
     the new value passes and the old one does not (`lost`: the old one passes and the new one does
@@ -111,17 +125,17 @@ def operator_hits(data: bytes, pairs: Sequence[tuple[str, str]], lost: bool = Fa
     if not pairs:
         return []
     spans: list[tuple[int, int, str]] = []
-    for start, end, grammar in () if lost else prefix_tests.positions(data):
+    lowered = data.lower()
+    for start, end, grammar in () if lost or not _may_pass(lowered, pairs) else prefix_tests.positions(data):
         op = _GRAMMARS.get(grammar)
         if op is not None and _META.search(data, start, end) is None:
             spans.append((start, end, op))
-    lowered = data.lower()
-    if b"with" in lowered or b"contains" in lowered:
+    if b"startswith" in lowered or b"endswith" in lowered or b"contains" in lowered:
         for x in _RSYSLOG.finditer(data):
             word = x.group("op").lower()
             op = "beg" if word == b"startswith" else "end" if word == b"endswith" else "sub"
             spans.append((*x.span("text"), op))
-    if b"_beg" in data or b"_end" in data or b"_sub" in data or b"_dom" in data or b"-m " in data:
+    if any(word in lowered for word in _HAPROXY_WORDS):
         for x in _HAPROXY.finditer(data):
             op = (x.group("op") or x.group("op2")).decode()
             at = x.start("values")
@@ -191,8 +205,9 @@ def like_hits(data: bytes, pairs: Sequence[tuple[str, str]], lost: bool = False)
     new value in full and not its old one (`lost`: the old one and not the new one)."""
     if not pairs or (b"%" not in data and b"@" not in data):
         return []
-    found = [*_ACCOUNT.finditer(data)] if b"@" in data else []
-    if b"%" in data:
+    quoted = b"@'" in data or b'@"' in data or b"@`" in data or b"@ " in data or b"@\t" in data
+    found = [*_ACCOUNT.finditer(data)] if quoted else []
+    if b"%" in data and b"host" in data.lower():
         found += [x for x in _HOST_KEY.finditer(data)]
     out = []
     seen: set[int] = set()

@@ -44,6 +44,7 @@ ACCESS = lazy_re.compile(
     rb"|(?<![\w-])match[ \t]+address(?![\w-])|(?<![\w-])source[ \t]+address(?![\w-])"
     rb"|(?<![\w-])require[ \t]+(?:not[ \t]+)?ip(?![\w-])"  # Apache 2.4's `Require ip` (g31)
     rb"|(?<![\w-])from=[\"']?"
+    rb"|(?<![\w:-])[+?~-]?ip[46]:"  # SPF's `ip4:`/`ip6:` (`v=spf1 ip4:10.0.0.64/28 -all`; t36 finding 03)
     rb"|[\w-]*(?:bound[_-]?cidrs|cidr[_-]?ipv?6?|cidr[_-]?blocks|source[_-]?ranges?|src[_-]?ranges?|source[_-]?ips?"
     rb"|remote[_-]?address(?:es)?|[sd]addr"
     rb"|allow[_-]?list|white[_-]?list|deny[_-]?list|black[_-]?list|allowed[_-]?(?:cidrs|ips|networks))"
@@ -55,7 +56,7 @@ ACCESS = lazy_re.compile(
 _ACCESS_WORDS = (b"allow", b"deny", b"permit", b"accept", b"reject", b"trusted", b"mynetworks", b"ignoreip",
                  b"set_real_ip_from", b"acl", b"white", b"black", b"source", b"cidr", b"ipblock", b"except",
                  b"remote", b"client_ip", b"authorized_networks", b"-s", b"-d", b"require", b"from=",
-                 b"src", b"addr")
+                 b"src", b"addr", b"ip4:", b"ip6:")
 
 
 def may_name_access(text: bytes) -> bool:

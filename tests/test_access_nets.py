@@ -87,3 +87,19 @@ def test_access_words_in_any_case_pass_the_cheap_test(line: bytes) -> None:
 
 def test_a_line_with_no_access_word_fails_the_cheap_test() -> None:
     assert not may_name_access(b"  ip: 10.0.0.70/24   # the lab's gateway\n")
+
+
+@pytest.mark.parametrize("line", [b'@ IN TXT "v=spf1 ip4:', b'content = "v=spf1 mx +ip4:', b'"v=spf1 ~ip4:',
+                                  b'"v=spf1 ip6:2001:db8::/32 ip4:', b"v=spf1 -IP4:"])
+def test_spf_networks_are_access_rules(line: bytes) -> None:
+    """t36 finding 03: SPF's `ip4:`/`ip6:` mechanisms say which addresses may send the domain's mail."""
+    data = line + b"10.0.0.64/28 -all\"\n"
+    from renamer.access_nets import in_access_rule
+    assert in_access_rule(data, len(line))
+    assert AccessNets([("10.0.0.70", "10.0.1.90")]).might_hold(data)
+
+
+def test_words_that_end_in_ip4_are_no_spf_mechanism() -> None:
+    from renamer.access_nets import in_access_rule
+    for line in (b"  vip4: ", b"  ip: ", b"  mgmt_ip4: ", b"fe80::ip4:"):
+        assert not in_access_rule(line + b"10.0.0.64/28\n", len(line)), line

@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from renamer import forms, host_sets, patterns, work
+from renamer import captured_forms, forms, host_sets, patterns, work
 from renamer.access_nets import NET, in_access_rule, network_of
 from renamer.classify import CURRENT
 from renamer.forked import available_cores, can_fork, fork_map
@@ -46,9 +46,13 @@ from renamer.sweep.model import KEPT, RESIDUAL, Reference
 from renamer.vcs_status import worktree_files_holding
 
 REASON = "captured"
+LOST = "pattern"  # the other direction: patterns.py's reason (a set written for the old value)
 # A line that may hold a glob or regex token, or an IPv4 network literal (git grep: PCRE and ERE
 # read it alike; in ERE a backslash inside brackets is literal, a wider net, not a narrower one).
-_LINES = r"[*?|{]|\[[^]]+\]|\\[dDwW]|[0-9]/[0-9]"
+_LINES = (r"[*?|{%@]|\[[^]]+\]|\\[dDwW]|[0-9]/[0-9]|[Ww][Ii][Tt][Hh]|[Cc][Oo][Nn][Tt][Aa][Ii][Nn][Ss]"
+          r"|_(beg|end|sub|dom)|-m[ \t]|[0-9]\.[0-9]+\.?([^0-9./]|$)")
+# (and, t36 findings 01 and 02, the spellings captured_forms.py reads: a prefix test's word, a
+# LIKE mask, a partial address, a range's ends (`A-B`, `range A B`, `dhcp-range=A,B`))
 _LIMIT = 2 * 1024 * 1024  # a file larger than this is no configuration a pattern is read from
 # On a 10/8 repo most files hold a `{` or a network literal: past this many, forked workers read
 # them (this runs after the scan, in the parent, where it once was a third of a 16-core sweep).
@@ -237,6 +241,31 @@ def file_references(path: str, data: bytes, hosts: Sequence[tuple[str, str]],
         out.append(Reference(path, line, column, old, new, RESIDUAL, REASON,
                              f"{net} holds {new} and not {old}: after the move {new} falls under an "
                              "access rule written for other addresses", text.strip()))
+    # t36 findings 01, 02: the sets decided with no glob syntax (captured_forms.py)
+    addressed = [(o, n) for o, n in addresses if ":" not in o]
+    taken = {(r.line, r.column) for r in out}
+    for start, _end, old, new, what in (*captured_forms.operator_hits(data, [*hosts, *addressed]),
+                                        *captured_forms.partial_hits(path, data, addressed),
+                                        *captured_forms.like_hits(data, [*hosts, *addressed]),
+                                        *captured_forms.range_hits(data, addressed)):
+        line, column, text = _place(data, start)
+        if (line, column) in taken:
+            continue
+        taken.add((line, column))
+        out.append(Reference(path, line, column, old, new, RESIDUAL, REASON,
+                             f"{new} passes {what} and {old} did not: after the rename {new} falls under "
+                             "a set written for other machines", text.strip()))
+    for start, _end, old, new, what in (*captured_forms.operator_hits(data, hosts, lost=True),
+                                        *captured_forms.partial_hits(path, data, addressed, lost=True),
+                                        *captured_forms.like_hits(data, [*hosts, *addressed], lost=True)):
+        line, column, text = _place(data, start)
+        if (line, column) in taken:
+            continue
+        taken.add((line, column))
+        out.append(Reference(path, line, column, old, new, RESIDUAL, LOST,
+                             f"{old} passed {what} and {new} does not: after the rename the set no longer "
+                             "holds the moved machine; edit it by hand, or keep it with a keep rule",
+                             text.strip()))
     return out
 
 

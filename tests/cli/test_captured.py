@@ -130,3 +130,129 @@ def test_an_inventory_range_the_new_name_joins(repo: Callable[..., Path], run: C
     assert "`db[01:05]` names db03 and not web01" in swept.stdout
     assert "db03" in _ansible_hosts(root, "web") and "db03" in _ansible_hosts(root, "db")
     assert run(root, "verify").exit_code == 1
+
+
+# t36 findings 01-03: sets decided with no glob syntax (captured_forms.py), and SPF's networks
+T36_FILES = {
+    "hosts.ini": "[web]\nweb01 ansible_host=10.0.0.70\n[db]\ndb01\n",
+    "rsyslog/50-db.conf": ':hostname, startswith, "db" /var/log/db.log\n& stop\n',
+    "rsyslog/60-ip.conf": "if $fromhost-ip startswith '10.0.2.' then stop\n",
+    "haproxy/haproxy.cfg": "frontend f\n  acl is_db hdr_beg(host) -i db\n  use_backend pg if is_db\n",
+    "tcpw/hosts.deny": "ALL: 10.0.2.\n",
+    "apache/acl.conf": "<Location />\n  Require not ip 10.0.2\n  Require all granted\n</Location>\n",
+    "mysql/grants.sql": "GRANT ALL ON prod.* TO 'dba'@'db%';\nGRANT SELECT ON prod.* TO 'ro'@'10.0.2.%';\n",
+    "ansible/site.yml": '- hosts: all\n  tasks:\n    - include_role: {name: postgres}\n'
+                        '      when: inventory_hostname.startswith("db")\n',
+    "tf/main.tf": 'locals {\n  dbs = [for h in var.hosts : h if startswith(h, "db")]\n}\n',
+}
+T36_PLACES = ["ansible/site.yml:4:44", "apache/acl.conf:2:18", "haproxy/haproxy.cfg:2:30", "mysql/grants.sql:1:31",
+              "mysql/grants.sql:2:33", "rsyslog/50-db.conf:1:25", "rsyslog/60-ip.conf:1:29", "tcpw/hosts.deny:1:6",
+              "tf/main.tf:2:51"]
+
+
+def test_prefix_like_and_partial_sets_the_new_value_joins(repo: Callable[..., Path],
+                                                           run: Callable[..., Result]) -> None:
+    root = repo(T36_FILES, config=CONFIG, allowlist=ALLOW)
+    verify = json.loads(run(root, "verify", "--format", "json").stdout)
+    found = sorted(f"{f['path']}:{f['line']}:{f['column']}" for f in verify["findings"] if f["reason"] == "captured")
+    assert found == T36_PLACES
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 1, swept.stdout + swept.stderr
+    for place in T36_PLACES:
+        assert f"{place}: " in swept.stdout, swept.stdout
+    assert "db03 passes the match test `db` (a prefix) and web01 did not" in swept.stdout
+    assert "the SQL host mask `10.0.2.%`" in swept.stdout
+    assert run(root, "verify", "--strict").exit_code == 1
+
+
+POOL_CONFIG = "version: 1\nrenames:\n  addresses: {10.0.0.70: 10.0.1.150}\nallowlist: allow.yaml\n"
+
+
+@pytest.mark.parametrize("rel, text, line", [
+    pytest.param("dhcp/dhcpd.conf", "subnet 10.0.1.0 netmask 255.255.255.0 {\n  range 10.0.1.100 10.0.1.200;\n"
+                 "  option routers 10.0.1.1;\n}\n", 2, id="isc-dhcpd"),
+    pytest.param("kea/kea-dhcp4.conf", '{"Dhcp4": {"subnet4": [{"id": 1, "subnet": "10.0.1.0/24",\n'
+                 '  "pools": [{"pool": "10.0.1.100 - 10.0.1.200"}]}]}}\n', 2, id="kea"),
+    pytest.param("k8s/pool.yaml", "apiVersion: metallb.io/v1beta1\nkind: IPAddressPool\nmetadata:\n  name: lan\n"
+                 "spec:\n  addresses:\n    - 10.0.1.140-10.0.1.160\n", 7, id="metallb-range"),
+    pytest.param("k8s/cidr.yaml", "apiVersion: metallb.io/v1beta1\nkind: IPAddressPool\nmetadata:\n  name: lan\n"
+                 "spec:\n  addresses:\n    - 10.0.1.128/26\n", 7, id="metallb-cidr"),
+    pytest.param("k8s/kubevip.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kubevip\ndata:\n"
+                 "  range-global: 10.0.1.140-10.0.1.160\n", 6, id="kube-vip"),
+    pytest.param("dnsmasq/lan.conf", "dhcp-range=10.0.1.100,10.0.1.200,12h\n", 1, id="dnsmasq-no-reservation"),
+])
+def test_a_static_host_moved_into_a_pool(rel: str, text: str, line: int, repo: Callable[..., Path],
+                                         run: Callable[..., Result]) -> None:
+    root = repo({rel: text, "hosts.ini": "web01 ansible_host=10.0.0.70\n"}, config=POOL_CONFIG, allowlist=ALLOW)
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 1, swept.stdout + swept.stderr
+    assert f"{rel}:{line}:" in swept.stdout and "(captured: " in swept.stdout, swept.stdout
+    assert "10.0.1.150 passes the address" in swept.stdout
+    verify = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert [(f["path"], f["line"]) for f in verify["findings"] if f["reason"] == "captured"] == [(rel, line)]
+
+
+def test_a_dnsmasq_reservation_beside_its_range_is_no_conflict(repo: Callable[..., Path],
+                                                              run: Callable[..., Result]) -> None:
+    conf = "dhcp-range=10.0.1.100,10.0.1.200,12h\ndhcp-host=aa:bb:cc:dd:ee:01,web01,10.0.0.70\n"
+    root = repo({"dnsmasq/lan.conf": conf, "hosts.ini": "web01 ansible_host=10.0.0.70\n"},
+                config=POOL_CONFIG, allowlist=ALLOW)
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 0, swept.stdout + swept.stderr
+    assert "dhcp-host=aa:bb:cc:dd:ee:01,web01,10.0.1.150" in (root / "dnsmasq/lan.conf").read_text()
+    checked = subprocess.run(["dnsmasq", "--test", "-C", str(root / "dnsmasq/lan.conf")], capture_output=True,
+                             text=True, check=False)
+    assert "syntax check OK" in checked.stdout + checked.stderr
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+SPF_CONFIG = "version: 1\nrenames:\n  addresses: {10.0.0.70: 10.0.1.90}\nallowlist: allow.yaml\n"
+ZONE = ("$ORIGIN lab.example.\n$TTL 300\n@ IN SOA ns1 hostmaster 2025030101 3600 600 86400 300\n@ IN NS ns1\n"
+        "ns1 IN A 10.0.0.53\n@ IN MX 10 mail\n@ IN TXT \"v=spf1 ip4:10.0.0.64/28 -all\"\nmail IN A 10.0.0.70\n")
+
+
+@pytest.mark.parametrize("rel, text, line", [
+    pytest.param("zones/lab.example.zone", ZONE, 7, id="zone-txt"),
+    pytest.param("tf/dns.tf", 'resource "cloudflare_record" "spf" {\n  type    = "TXT"\n'
+                 '  content = "v=spf1 ip4:10.0.0.64/28 include:_spf.google.com -all"\n}\n', 3, id="terraform"),
+    pytest.param("dns.yaml", "records:\n  - name: '@'\n    type: TXT\n    value: \"v=spf1 mx ~ip4:10.0.0.64/26 ~all\"\n",
+                 4, id="octodns-softfail"),
+])
+def test_a_mail_host_that_leaves_its_spf_network(rel: str, text: str, line: int, repo: Callable[..., Path],
+                                                 run: Callable[..., Result]) -> None:
+    root = repo({rel: text, "hosts.ini": "mail ansible_host=10.0.0.70\n"}, config=SPF_CONFIG, allowlist=ALLOW)
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 1, swept.stdout + swept.stderr
+    assert f"{rel}:{line}:" in swept.stdout and "(access-set: " in swept.stdout, swept.stdout
+    assert "ip4:10.0.0" in (root / rel).read_text()  # the rule is the operator's to decide, not rewritten
+    if rel.endswith(".zone"):
+        checked = subprocess.run(["named-checkzone", "lab.example", str(root / rel)], capture_output=True,
+                                 text=True, check=False)
+        assert checked.returncode == 0 and "mail IN A 10.0.1.90" in (root / rel).read_text(), checked.stdout
+    assert run(root, "verify").exit_code == 1
+
+
+def test_a_mail_host_moved_into_an_spf_network_it_was_not_in(repo: Callable[..., Path],
+                                                             run: Callable[..., Result]) -> None:
+    # the other direction: a `-ip4:` (fail) network now takes the moved host in: `captured`
+    text = "@ IN TXT \"v=spf1 -ip4:10.0.1.0/24 ip4:10.0.0.0/16 -all\"\n"
+    root = repo({"spf.txt": text, "hosts.ini": "mail ansible_host=10.0.0.70\n"}, config=SPF_CONFIG, allowlist=ALLOW)
+    verify = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert [(f["path"], f["line"]) for f in verify["findings"] if f["reason"] == "captured"] == [("spf.txt", 1)]
+
+
+def test_the_other_direction_sets_the_old_value_leaves(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    # t36 finding 01, both directions: the same spellings written for the old value are `pattern`
+    files = {"hosts.ini": "web01 ansible_host=10.0.0.70\n",
+             "rs.conf": ':hostname, startswith, "web" /var/log/web.log\n',
+             "h.cfg": "frontend f\n  acl w hdr_beg(host) -i web\n",
+             "g.sql": "GRANT ALL ON p.* TO 'app'@'web%';\nGRANT ALL ON p.* TO 'app'@'10.0.0.%';\n",
+             "hosts.allow": "sshd: 10.0.0.\n", "a.conf": "<Location />\n  Require ip 10.0.0\n</Location>\n"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 1, swept.stdout + swept.stderr
+    verify = json.loads(run(root, "verify", "--format", "json").stdout)
+    found = sorted((f["path"], f["line"]) for f in verify["findings"] if f["reason"] == "pattern")
+    assert found == [("a.conf", 2), ("g.sql", 1), ("g.sql", 2), ("h.cfg", 2), ("hosts.allow", 1), ("rs.conf", 1)]
+    assert "web01 passed the SQL host mask `web%`" in swept.stdout
+    assert (root / "hosts.allow").read_text() == "sshd: 10.0.0.\n"  # decided by a person, not rewritten

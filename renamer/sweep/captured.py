@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from renamer import captured_forms, forms, host_sets, patterns, work
+from renamer import captured_forms, forms, host_sets, lazy_re, patterns, work
 from renamer.access_nets import NET, in_access_rule, network_of
 from renamer.classify import CURRENT
 from renamer.forked import available_cores, can_fork, fork_map
@@ -217,6 +217,35 @@ def _place(data: bytes, start: int) -> tuple[int, int, str]:
             data[line_start:line_end].decode("utf-8", "replace"))
 
 
+_NAME_BYTE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+
+def spells(span: bytes, new: str) -> bool:
+    """Whether `span` (a set's test: `startswith("db03")`, `hdr_beg db03`, `10.0.2.70-10.0.2.90`)
+    spells `new` in full, as a word: the set names the machine itself. The sweep writes such a set
+    from the old value's (it rewrites an exact spelling wherever it stands), so it held the old
+    machine before as it holds the new one after: nothing newly falls under it."""
+    lowered = span.lower()
+    for spelling in forms.regex_spellings(new):
+        at = lowered.find(spelling)
+        while at != -1:
+            end = at + len(spelling)
+            if (at == 0 or lowered[at - 1] not in _NAME_BYTE) and \
+                    (end == len(lowered) or lowered[end] not in _NAME_BYTE):
+                return True
+            at = lowered.find(spelling, at + 1)
+    return False
+
+
+_V4 = lazy_re.compile(rb"(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9])")
+
+
+def _only(span: bytes, new: str) -> bool:
+    """Whether every IPv4 address `span` spells is `new`."""
+    found = [m.group().decode() for m in _V4.finditer(span)]
+    return bool(found) and all(address == new for address in found)
+
+
 def file_references(path: str, data: bytes, hosts: Sequence[tuple[str, str]],
                     addresses: Sequence[tuple[str, str]]) -> list[Reference]:
     """The `captured` residuals of one file (pure: bytes in, references out)."""
@@ -244,12 +273,17 @@ def file_references(path: str, data: bytes, hosts: Sequence[tuple[str, str]],
     # t36 findings 01, 02: the sets decided with no glob syntax (captured_forms.py)
     addressed = [(o, n) for o, n in addresses if ":" not in o]
     taken = {(r.line, r.column) for r in out}
-    for start, _end, old, new, what in (*captured_forms.operator_hits(data, [*hosts, *addressed]),
-                                        *captured_forms.partial_hits(path, data, addressed),
-                                        *captured_forms.like_hits(data, [*hosts, *addressed]),
-                                        *captured_forms.range_hits(data, addressed)):
+    ranges = captured_forms.range_hits(data, addressed)
+    for start, end, old, new, what in (*captured_forms.operator_hits(data, [*hosts, *addressed]),
+                                       *captured_forms.partial_hits(path, data, addressed),
+                                       *captured_forms.like_hits(data, [*hosts, *addressed]), *ranges):
         line, column, text = _place(data, start)
         if (line, column) in taken:
+            continue
+        # A range is the machine's own only where it spans nothing else (`10.0.2.70-10.0.2.70`, as
+        # the sweep writes a pool of one): `10.0.2.70-10.0.2.90` hands the rest to other machines.
+        own = _only if (start, end, old, new, what) in ranges else spells
+        if own(data[start:end], new):
             continue
         taken.add((line, column))
         out.append(Reference(path, line, column, old, new, RESIDUAL, REASON,

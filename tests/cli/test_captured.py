@@ -256,3 +256,32 @@ def test_the_other_direction_sets_the_old_value_leaves(repo: Callable[..., Path]
     assert found == [("a.conf", 2), ("g.sql", 1), ("g.sql", 2), ("h.cfg", 2), ("hosts.allow", 1), ("rs.conf", 1)]
     assert "web01 passed the SQL host mask `web%`" in swept.stdout
     assert (root / "hosts.allow").read_text() == "sshd: 10.0.0.\n"  # decided by a person, not rewritten
+
+
+@pytest.mark.parametrize("rel, text", [
+    pytest.param("a.py", 'if host.startswith("web01"):\n    pass\n', id="python-startswith"),
+    pytest.param("b.py", 'if addr.startswith("10.0.0.70"):\n    pass\n', id="python-startswith-address"),
+    pytest.param("haproxy.cfg", "  acl is_web hdr_beg(host) -i web01\n", id="haproxy-hdr-beg"),
+    pytest.param("metallb.yaml", "spec:\n  addresses:\n  - 10.0.0.70-10.0.0.70\n", id="a-pool-of-one"),
+    pytest.param("grants.sql", "GRANT ALL ON *.* TO 'app'@'10.0.0.70';\n", id="mysql-host"),
+])
+def test_noop_a_set_the_sweep_rewrote_names_the_machine_itself(rel: str, text: str, repo: Callable[..., Path],
+                                                              run: Callable[..., Result]) -> None:
+    # The sweep rewrites an exact spelling wherever it stands, inside a prefix test or a range too:
+    # afterwards the set names the new value in full, held the old machine before as it holds the
+    # new one now, and verify says OK (it failed on every such sweep when captured_forms came in).
+    root = repo({rel: text}, config=CONFIG, allowlist=ALLOW)
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 0, swept.stdout + swept.stderr
+    assert "db03" in (root / rel).read_text() or "10.0.2.70" in (root / rel).read_text()
+    verify = run(root, "verify", "--strict")
+    assert verify.exit_code == 0, verify.stdout
+
+
+def test_a_pool_starting_at_the_new_address_still_hands_out_the_rest(repo: Callable[..., Path],
+                                                                    run: Callable[..., Result]) -> None:
+    root = repo({"metallb.yaml": "spec:\n  addresses:\n  - 10.0.2.70-10.0.2.90\n", "hosts.ini": INVENTORY},
+                config=CONFIG, allowlist=ALLOW)
+    verify = run(root, "verify", "--format", "json")
+    found = [(f["path"], f["reason"]) for f in json.loads(verify.stdout)["findings"]]
+    assert ("metallb.yaml", "captured") in found, found

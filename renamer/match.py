@@ -69,6 +69,7 @@ from renamer import (
     tagged_v6,
     templated_names,
     tool_names,
+    version_numbers,
     wildcard_names,
     work,
     zone_records,
@@ -621,6 +622,8 @@ class Matcher:
         if self._address_olds and any(m.kind == "address" and m.new != m.old for m in found):
             # `10.0.0.70 -> 10.0.1.255` beside `/24`: the broadcast address, no host (t31 round 24, 27)
             found = host_roles.refused(data, found, self._address_olds)
+        if found and version_numbers.might_hold(data):  # `"version": "10.0.0.12"` (t36-33 finding 03)
+            found = version_numbers.refused(data, found)
         return found
 
     def _every_host(self, data: bytes, matches: list[Match]) -> list[Match]:

@@ -159,6 +159,7 @@ from renamer.terraform_state import (
 )
 from renamer.tool_names import relative_names
 from renamer.unicode_names import folded_matches, might_fold
+from renamer.version_numbers import REASON as VERSION
 from renamer.wildcard_names import REASON as WILDCARD_DNS
 from renamer.wildcard_names import wildcard_matches
 
@@ -275,9 +276,15 @@ REFUSED_HINTS = {
                "playbook's roles, an earlier ssh block's User and ProxyJump, a scrape job, a DROP); nothing "
                "is rewritten: choose another new value, narrow the pattern, or keep the line with a keep "
                "rule or the inline marker"),
-    WILDCARD_DNS: ("a wildcard DNS name (nip.io, sslip.io, xip.io, traefik.me) spelling an address of a "
-                   "network moved to one of another size: the service answers with the address it spells; "
+    WILDCARD_DNS: ("a wildcard DNS name (nip.io, sslip.io, xip.io, traefik.me) or a cloud's host name "
+                   "(`ip-10-0-0-70.ec2.internal`, `*.compute.internal`) spelling an address of a "
+                   "network moved to one of another size: the service (or cloud) answers with the address it "
+                   "spells; "
                    "write the name with the host's new address by hand, or keep it with a keep rule"),
+    VERSION: ("a dotted quad where a version number stands (`\"version\": \"10.0.0.12\"`, "
+              "`AssemblyVersion(\"10.0.0.1\")`, `<Version>`, `foo==10.0.0.2`, `~> 10.0.0.1`) that spells "
+              "an old address: most likely a version, which a rewrite would corrupt; keep it with a keep "
+              "rule, or write the new address by hand if it is one"),
     NUMBER_ADDRESS: ("a renamed IPv4 address spelled as one number (decimal, or hex with 0x), as inet_aton, "
                      "curl, ping and browsers read it; write the new address by hand (dotted is clearer), "
                      "or keep the line with a keep rule if the number is no address"),

@@ -1,0 +1,124 @@
+"""Spellings of a moved network's addresses that the address-rename side already read and the
+network side did not (issue 33, outside pass t36-33, findings 03, 11, 12, 13, 14, 10).
+
+Each test builds a real git repo moving a network, runs `verify`, `sweep --commit` and `verify`
+through the CLI, and reads the files after: a version number is never renumbered, a dressed
+address is said (never OK), a cloud name is said or follows.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.testing.findings import networks_config as _config
+from tests.testing.repos import Repo, Run
+
+ALLOW = 'version: 1\ncurrent: ["**"]\n'
+
+
+def _findings(run: Run, root: object) -> list[dict[str, object]]:
+    checked = run(root, "verify", "--format", "json")
+    return list(json.loads(checked.stdout)["findings"])
+
+
+def _said(found: list[dict[str, object]], reason: str) -> set[tuple[object, object]]:
+    return {(f["path"], f["line"]) for f in found if f["reason"] == reason}
+
+
+# --- finding 03: a four-part version number is no address -------------------------------------
+
+VERSIONS = {
+    "package.json": '{"name": "app", "version": "10.0.0.12", "server": "10.0.0.5"}\n',
+    "Properties/AssemblyInfo.cs": '[assembly: AssemblyVersion("10.0.0.1")]\n'
+                                  '[assembly: AssemblyFileVersion("10.0.0.1")]\n',
+    "app.csproj": "<Project><PropertyGroup><Version>10.0.0.3</Version>"
+                  "<FileVersion>10.0.0.4</FileVersion></PropertyGroup></Project>\n",
+    "requirements.txt": "foo==10.0.0.2\nbar>=10.0.0.6\nbaz~=10.0.0.7\n",
+    "Gemfile": "gem 'qux', '~> 10.0.0.8'\n",
+    "setup.cfg": "[metadata]\nversion = 10.0.0.9\n",
+    "Makefile": "VERSION ?= 10.0.0.10\n",
+}
+
+
+@pytest.mark.parametrize("networks", ["10.0.0.0/24: 10.9.0.0/24", "10.0.0.0/24: 10.8.0.0/22"])
+def test_a_version_number_inside_a_moved_network_is_a_residual_never_renumbered(
+        repo: Repo, run: Run, networks: str) -> None:
+    files = {**VERSIONS, "s.yml": "server: 10.0.0.5\n"}
+    root = repo(files, config=_config(networks), allowlist=ALLOW)
+    found = _findings(run, root)
+    versions = [f for f in found if f["reason"] == "version"]
+    assert {f["path"] for f in versions} == set(VERSIONS), found
+    assert len(versions) == 11, versions
+    assert all(f["status"] == "residual" for f in versions)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout
+    for path, text in VERSIONS.items():
+        after = (root / path).read_text()
+        if path == "package.json":  # the server beside the version follows, the version stays
+            assert '"version": "10.0.0.12"' in after, after
+            assert "10.0.0.5" not in after, after
+        else:
+            assert after == text, (path, after)
+    assert run(root, "verify").exit_code == 1
+
+
+def test_an_address_beside_version_words_that_are_no_key_follows(repo: Repo, run: Run) -> None:
+    files = {"hosts.yml": "server: 10.0.0.5\nversion_server:\n  ip: 10.0.0.6\n",
+             "check.py": 'if ip == "10.0.0.7":\n    pass\n',
+             "verify.sh": "curl --verbose http://10.0.0.8/\n"}
+    root = repo(files, config=_config("10.0.0.0/24: 10.9.0.0/24"), allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout
+    assert (root / "hosts.yml").read_text() == "server: 10.9.0.5\nversion_server:\n  ip: 10.9.0.6\n"
+    assert (root / "check.py").read_text() == 'if ip == "10.9.0.7":\n    pass\n'
+    assert (root / "verify.sh").read_text() == "curl --verbose http://10.9.0.8/\n"
+    assert run(root, "verify").exit_code == 0
+
+
+def test_a_renamed_address_as_a_version_is_a_residual_too(repo: Repo, run: Run) -> None:
+    config = "version: 1\nrenames:\n  addresses: {10.0.0.12: 10.0.1.12}\nallowlist: allow.yaml\n"
+    root = repo({"package.json": '{"version": "10.0.0.12"}\n', "s.yml": "a: 10.0.0.12\n"},
+                config=config, allowlist=ALLOW)
+    found = _findings(run, root)
+    assert _said(found, "version") == {("package.json", 1)}, found
+    run(root, "sweep", "--commit")
+    assert (root / "package.json").read_text() == '{"version": "10.0.0.12"}\n'
+    assert (root / "s.yml").read_text() == "a: 10.0.1.12\n"
+
+
+# --- finding 13: a cloud's host name spelling a moved address ----------------------------------
+
+CLOUD = {
+    "nodes.yml": "workers:\n  - name: ip-192-168-40-5.ec2.internal\n    address: 192.168.40.5\n"
+                 "  - name: ip-192-168-40-6.eu-west-1.compute.internal\n    address: 192.168.40.6\n",
+    "ssh_config": "Host bastion\n  HostName ip-192-168-40-7.ec2.internal\n",
+    "drain.sh": "kubectl drain ip-192-168-40-5 --ignore-daemonsets\n",
+    "public.txt": "ec2-192-168-40-8.compute-1.amazonaws.com\n",
+}
+
+
+def test_a_cloud_host_name_of_a_resized_network_is_a_residual(repo: Repo, run: Run) -> None:
+    root = repo(CLOUD, config=_config("192.168.40.0/24: 10.20.0.0/22"), allowlist=ALLOW)
+    found = _findings(run, root)
+    assert _said(found, "wildcard-dns") == {("nodes.yml", 2), ("nodes.yml", 4), ("ssh_config", 2), ("drain.sh", 1),
+                    ("public.txt", 1)}, found
+    run(root, "sweep", "--commit")
+    nodes = (root / "nodes.yml").read_text()
+    assert "ip-192-168-40-5.ec2.internal" in nodes and "address: 10.20.0.5" in nodes, nodes
+    assert run(root, "verify").exit_code == 1
+
+
+def test_a_cloud_host_name_follows_an_equal_length_move(repo: Repo, run: Run) -> None:
+    files = {**CLOUD, "other.txt": "ip-10-1-2-3.ec2.internal ip-192-168-040-5 skip-192-168-40-5\n"}
+    root = repo(files, config=_config("192.168.40.0/24: 10.20.7.0/24"), allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout
+    nodes = (root / "nodes.yml").read_text()
+    assert "name: ip-10-20-7-5.ec2.internal\n    address: 10.20.7.5" in nodes, nodes
+    assert "ip-10-20-7-6.eu-west-1.compute.internal" in nodes, nodes
+    assert "HostName ip-10-20-7-7.ec2.internal" in (root / "ssh_config").read_text()
+    assert (root / "drain.sh").read_text() == "kubectl drain ip-10-20-7-5 --ignore-daemonsets\n"
+    assert (root / "public.txt").read_text() == "ec2-10-20-7-8.compute-1.amazonaws.com\n"
+    assert (root / "other.txt").read_text() == files["other.txt"]

@@ -33,6 +33,7 @@ from renamer import (
     concatenated,
     data_records,
     declared_patterns,
+    dressed_addresses,
     ellipsis_lists,
     except_blocks,
     foreign_names,
@@ -192,6 +193,9 @@ class Matcher:
         self.wildcards = wildcard_names.WildcardNames(self.addresses, self.networks)
         # `http://184168502/`, `0x0afa3236`: a renamed address as one number (number_addresses.py)
         self.numbers = number_addresses.NumberAddresses(  # a moved network's addresses too (round 7)
+            self.addresses, [(m.old, m.new) for m in self._moves if m.old.version == 4])
+        # `192.168.040.005`, `0xc0.0xa8.0x28.0x05`: a dotted dress the exact rules skip (t36-33 11)
+        self.dressed = dressed_addresses.DressedAddresses(
             self.addresses, [(m.old, m.new) for m in self._moves if m.old.version == 4])
         self.completions = composed_tails.Completions(self.hosts, self.addresses,
                                                       derived_names=derived_names)
@@ -364,6 +368,7 @@ class Matcher:
         out += self.access.literals
         out += self.wildcards.literals
         out += self.numbers.literals
+        out += self.dressed.literals
         return tuple(out)
 
     def context_groups(self) -> tuple[tuple[str, tuple[bytes, ...]], ...]:
@@ -384,6 +389,7 @@ class Matcher:
                   ("access sets", self.access.literals),
                   ("wildcard names", self.wildcards.literals),
                   ("number addresses", self.numbers.literals),
+                  ("dressed addresses", self.dressed.literals),
                   # `server_name ~...`, `LIKE '...'`: the pattern probe reads them (declared_patterns.py)
                   ("declared patterns", declared_patterns.LITERALS if self._pattern_starts else ()),
                   # what the pattern probe's prefilters for declared patterns, dialects and prefix
@@ -480,6 +486,8 @@ class Matcher:
             return True  # `grafana.10-0-0-70.nip.io` (wildcard_names.py)
         if (every or "number addresses" in names) and self.numbers.might_hold(data):
             return True  # `http://184168502/` (number_addresses.py)
+        if (every or "dressed addresses" in names) and self.dressed.might_hold(data):
+            return True  # `192.168.040.005`, `0xc0.0xa8.0x28.0x05` (dressed_addresses.py)
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
         return bool(self._pattern_starts) and bool(self._patterns(data))

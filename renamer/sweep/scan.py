@@ -51,6 +51,8 @@ from renamer.decoded import (
     quote_joined_matches,
     split_matches,
 )
+from renamer.dressed_addresses import REASON as DRESSED_ADDRESS
+from renamer.dressed_addresses import dressed_matches
 from renamer.escapes import escaped_matches, might_escape, might_hold_escape
 from renamer.formats import Format, format_of, zone
 from renamer.formats.dns_config import names_dns
@@ -285,6 +287,10 @@ REFUSED_HINTS = {
               "`AssemblyVersion(\"10.0.0.1\")`, `<Version>`, `foo==10.0.0.2`, `~> 10.0.0.1`) that spells "
               "an old address: most likely a version, which a rewrite would corrupt; keep it with a keep "
               "rule, or write the new address by hand if it is one"),
+    DRESSED_ADDRESS: ("an old address with a zero-padded, octal or hex octet (`192.168.040.005`, "
+                      "`0300.0250.050.05`, `0xc0.0xa8.0x28.0x05`): inet_aton reads a leading zero as octal "
+                      "and `0x` as hex, other readers as decimal or not at all, so nothing is rewritten; "
+                      "write the new address plainly by hand, or keep it with a keep rule"),
     NUMBER_ADDRESS: ("a renamed IPv4 address spelled as one number (decimal, or hex with 0x), as inet_aton, "
                      "curl, ping and browsers read it; write the new address by hand (dotted is clearer), "
                      "or keep the line with a keep rule if the number is no address"),
@@ -867,6 +873,11 @@ class FileScanner:
                 and self.matcher.numbers.holds_literal(data) \
                 and self.matcher.may_hold("number addresses", data):  # `http://184169014/`
             matches = number_matches(data, matches, self.matcher.numbers)
+        if hit and content.kind == "text" and status == CURRENT \
+                and not self.matcher.rules_out("dressed addresses", data) \
+                and self.matcher.dressed.holds_literal(data) \
+                and self.matcher.may_hold("dressed addresses", data):  # `192.168.040.005` (t36-33 11)
+            matches = dressed_matches(data, matches, self.matcher.dressed)
         if content.kind == "text" and status == CURRENT and self.renamed_addresses and (
                 (matches and might_hold_access(data))  # `allow 10.0.0.70/30` spelling a renamed address
                 or (hit and not matches and not self.matcher.rules_out("access sets", data)

@@ -122,3 +122,40 @@ def test_a_cloud_host_name_follows_an_equal_length_move(repo: Repo, run: Run) ->
     assert (root / "drain.sh").read_text() == "kubectl drain ip-10-20-7-5 --ignore-daemonsets\n"
     assert (root / "public.txt").read_text() == "ec2-10-20-7-8.compute-1.amazonaws.com\n"
     assert (root / "other.txt").read_text() == files["other.txt"]
+
+
+# --- finding 11: padded, octal and dotted-hex spellings of a moved network's addresses ---------
+
+DRESSED = {
+    "hosts.yml": "nas: 192.168.040.005\nlan: 192.168.040.000/24\nprinter: 192.168.40.05\n",
+    "check.sh": "ping -c1 0300.0250.050.05\nping -c1 0xc0.0xa8.0x28.0x05\ncurl http://192.168.0x28.7/\n",
+    "app.ini": "[db]\nhost = 0192.0168.0040.0010\n",
+}
+
+
+@pytest.mark.parametrize("networks", ["192.168.40.0/24: 10.20.0.0/22", "192.168.40.0/24: 10.20.7.0/24"])
+def test_a_dressed_address_of_a_moved_network_is_a_residual(repo: Repo, run: Run, networks: str) -> None:
+    files = {**DRESSED, "plain.yml": "gw: 192.168.40.1\nother: 192.168.041.005\n"}
+    root = repo(files, config=_config(networks), allowlist=ALLOW)
+    found = _findings(run, root)
+    assert _said(found, "dressed-address") == {("hosts.yml", 1), ("hosts.yml", 2), ("hosts.yml", 3),
+                                                ("check.sh", 1), ("check.sh", 2), ("check.sh", 3),
+                                                ("app.ini", 2)}, found
+    assert all(f["status"] == "residual" for f in found if f["reason"] == "dressed-address")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout
+    for path, text in DRESSED.items():  # nothing of a dressed address is written
+        assert (root / path).read_text() == text, path
+    plain = (root / "plain.yml").read_text()
+    assert "192.168.40.1" not in plain and "other: 192.168.041.005" in plain, plain
+    checked = run(root, "verify", "--strict")
+    assert checked.exit_code == 1 and "dressed-address" in checked.stdout, checked.stdout
+
+
+def test_a_renamed_address_in_hex_dress_is_a_residual(repo: Repo, run: Run) -> None:
+    config = "version: 1\nrenames:\n  addresses: {10.0.0.70: 10.0.1.70}\nallowlist: allow.yaml\n"
+    root = repo({"check.sh": "ping 0x0a.0x00.0x00.0x46\nping 10.0.0.70\n"}, config=config, allowlist=ALLOW)
+    found = _findings(run, root)
+    assert _said(found, "dressed-address") == {("check.sh", 1)}, found
+    run(root, "sweep", "--commit")
+    assert (root / "check.sh").read_text() == "ping 0x0a.0x00.0x00.0x46\nping 10.0.1.70\n"

@@ -159,3 +159,56 @@ def test_a_renamed_address_in_hex_dress_is_a_residual(repo: Repo, run: Run) -> N
     assert _said(found, "dressed-address") == {("check.sh", 1)}, found
     run(root, "sweep", "--commit")
     assert (root / "check.sh").read_text() == "ping 0x0a.0x00.0x00.0x46\nping 10.0.1.70\n"
+
+
+# --- finding 12: netboot files named by a moved address in hex --------------------------------
+
+def _tracked(root: object) -> set[str]:
+    import subprocess
+    out = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout
+    return set(out.splitlines())
+
+
+NETBOOT = {
+    "host_vars/192.168.40.5.yml": "role: nas\n",
+    "tftpboot/pxelinux.cfg/C0A82805": "DEFAULT install-nas\n",  # 192.168.40.5
+    "tftpboot/pxelinux.cfg/C0A828": "DEFAULT lan-rescue\n",  # 192.168.40.0/24
+    "tftpboot/pxelinux.cfg/C0A8288": "DEFAULT upper-half\n",  # 192.168.40.128/28
+    "tftpboot/pxelinux.cfg/default": "DEFAULT local\n",
+    "tftpboot/grub/grub.cfg-C0A82806": "menuentry nas {}\n",  # 192.168.40.6
+    "tftpboot/pxelinux.cfg/0A630005": "DEFAULT other\n",  # 10.99.0.5: another network's
+    "deploy.sh": "cp nas.cfg tftpboot/pxelinux.cfg/C0A82805\n",
+}
+
+
+@pytest.mark.parametrize(("networks", "names"), [
+    ("192.168.40.0/24: 10.20.0.0/22", {"C0A82805": "0A140005", "C0A828": "0A1400", "C0A8288": "0A14008", "grub.cfg-C0A82806": "grub.cfg-0A140006"}),
+    ("192.168.40.0/24: 10.20.7.0/24", {"C0A82805": "0A140705", "C0A828": "0A1407", "C0A8288": "0A14078",
+                                        "grub.cfg-C0A82806": "grub.cfg-0A140706"}),
+])
+def test_a_netboot_hex_file_name_follows_its_network(repo: Repo, run: Run, networks: str,
+                                                     names: dict[str, str]) -> None:
+    root = repo(NETBOOT, config=_config(networks), allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout
+    files = _tracked(root)
+    for old, new in names.items():
+        folder = "tftpboot/grub/" if old.startswith("grub") else "tftpboot/pxelinux.cfg/"
+        assert folder + new in files and folder + old not in files, (old, sorted(files))
+    assert "tftpboot/pxelinux.cfg/0A630005" in files and "tftpboot/pxelinux.cfg/default" in files
+    moved = names["C0A82805"]
+    assert (root / "deploy.sh").read_text() == f"cp nas.cfg tftpboot/pxelinux.cfg/{moved}\n"
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+def test_a_netboot_name_a_move_cannot_carry_is_a_residual(repo: Repo, run: Run) -> None:
+    files = {"tftpboot/pxelinux.cfg/C0A828C8": "DEFAULT far\n",  # 192.168.40.200: outside a /25
+             "tftpboot/pxelinux.cfg/C0A8": "DEFAULT site\n",  # 192.168.0.0/16 around the moved /24
+             "tftpboot/pxelinux.cfg/C0A82805": "DEFAULT nas\n",
+             "inventory.ini": "[lan]\n192.168.40.5\n"}
+    root = repo(files, config=_config("192.168.40.0/24: 10.20.0.0/25"), allowlist=ALLOW)
+    found = _findings(run, root)
+    said = {(f["path"], f["reason"]) for f in found if f["reason"] == "hex-name"}
+    assert said == {("tftpboot/pxelinux.cfg/C0A828C8", "hex-name"), ("tftpboot/pxelinux.cfg/C0A8", "hex-name")}, \
+        found
+    assert all(f["status"] == "residual" for f in found if f["reason"] == "hex-name")

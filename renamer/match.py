@@ -65,6 +65,7 @@ from renamer import (
     rpz_triggers,
     size_counts,
     slaac_uses,
+    snmp_indexes,
     software_refs,
     table_lengths,
     tagged_v6,
@@ -196,6 +197,9 @@ class Matcher:
             self.addresses, [(m.old, m.new) for m in self._moves if m.old.version == 4])
         # `192.168.040.005`, `0xc0.0xa8.0x28.0x05`: a dotted dress the exact rules skip (t36-33 11)
         self.dressed = dressed_addresses.DressedAddresses(
+            self.addresses, [(m.old, m.new) for m in self._moves if m.old.version == 4])
+        # `IP-MIB::ipAdEntNetMask.192.168.40.1`: an OID indexed by an old address (t36-33 14)
+        self.snmp = snmp_indexes.SnmpIndexes(
             self.addresses, [(m.old, m.new) for m in self._moves if m.old.version == 4])
         self.completions = composed_tails.Completions(self.hosts, self.addresses,
                                                       derived_names=derived_names)
@@ -369,6 +373,7 @@ class Matcher:
         out += self.wildcards.literals
         out += self.numbers.literals
         out += self.dressed.literals
+        out += self.snmp.literals
         return tuple(out)
 
     def context_groups(self) -> tuple[tuple[str, tuple[bytes, ...]], ...]:
@@ -390,6 +395,7 @@ class Matcher:
                   ("wildcard names", self.wildcards.literals),
                   ("number addresses", self.numbers.literals),
                   ("dressed addresses", self.dressed.literals),
+                  ("snmp indexes", self.snmp.literals),
                   # `server_name ~...`, `LIKE '...'`: the pattern probe reads them (declared_patterns.py)
                   ("declared patterns", declared_patterns.LITERALS if self._pattern_starts else ()),
                   # what the pattern probe's prefilters for declared patterns, dialects and prefix
@@ -488,6 +494,8 @@ class Matcher:
             return True  # `http://184168502/` (number_addresses.py)
         if (every or "dressed addresses" in names) and self.dressed.might_hold(data):
             return True  # `192.168.040.005`, `0xc0.0xa8.0x28.0x05` (dressed_addresses.py)
+        if (every or "snmp indexes" in names) and self.snmp.might_hold(data):
+            return True  # `IP-MIB::ipAdEntNetMask.192.168.40.1` (snmp_indexes.py)
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
         return bool(self._pattern_starts) and bool(self._patterns(data))

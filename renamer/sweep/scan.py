@@ -65,6 +65,8 @@ from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.prefix_values import prefix_matches
 from renamer.project import LoadedProject
+from renamer.snmp_indexes import REASON as SNMP_INDEX
+from renamer.snmp_indexes import snmp_matches
 from renamer.sweep import access_sets_v6 as access_v6
 from renamer.sweep import (
     caseless_names,
@@ -292,6 +294,10 @@ REFUSED_HINTS = {
                "that a network move cannot carry: a host a shrink leaves outside, a prefix block the new "
                "network cannot hold, or a prefix file around the moved network that its clients no longer "
                "ask for; rename or split the file by hand, or keep it with a keep rule"),
+    SNMP_INDEX: ("an SNMP object's instance index that spells an old address (`IP-MIB::ipAdEntNetMask.A`, "
+                 "`.1.3.6.1.2.1.4.20.1.3.A`): the agent answers for its new address, the old index gets "
+                 "`No Such Instance`; nothing is rewritten (an index may hold a mask or a next hop "
+                 "beside it): write the new index by hand, or keep it with a keep rule"),
     DRESSED_ADDRESS: ("an old address with a zero-padded, octal or hex octet (`192.168.040.005`, "
                       "`0300.0250.050.05`, `0xc0.0xa8.0x28.0x05`): inet_aton reads a leading zero as octal "
                       "and `0x` as hex, other readers as decimal or not at all, so nothing is rewritten; "
@@ -888,6 +894,11 @@ class FileScanner:
                 and self.matcher.dressed.holds_literal(data) \
                 and self.matcher.may_hold("dressed addresses", data):  # `192.168.040.005` (t36-33 11)
             matches = dressed_matches(data, matches, self.matcher.dressed)
+        if hit and content.kind == "text" and status == CURRENT \
+                and not self.matcher.rules_out("snmp indexes", data) \
+                and self.matcher.snmp.holds_literal(data) \
+                and self.matcher.may_hold("snmp indexes", data):  # `ipAdEntNetMask.192.168.40.1` (t36-33 14)
+            matches = snmp_matches(data, matches, self.matcher.snmp)
         if content.kind == "text" and status == CURRENT and self.renamed_addresses and (
                 (matches and might_hold_access(data))  # `allow 10.0.0.70/30` spelling a renamed address
                 or (hit and not matches and not self.matcher.rules_out("access sets", data)

@@ -212,3 +212,30 @@ def test_a_netboot_name_a_move_cannot_carry_is_a_residual(repo: Repo, run: Run) 
     assert said == {("tftpboot/pxelinux.cfg/C0A828C8", "hex-name"), ("tftpboot/pxelinux.cfg/C0A8", "hex-name")}, \
         found
     assert all(f["status"] == "residual" for f in found if f["reason"] == "hex-name")
+
+
+# --- finding 14: an SNMP OID indexed by a moved address ----------------------------------------
+
+SNMP = {
+    "snmp.sh": "snmpget -v2c -c public 192.168.40.1 IP-MIB::ipAdEntNetMask.192.168.40.1\n"
+               "snmpget -v2c -c public 192.168.40.1 .1.3.6.1.2.1.4.20.1.3.192.168.40.1\n"
+               "snmpwalk -v2c -c public 192.168.40.1 BGP4-MIB::bgpPeerState.192.168.40.9\n",
+    "telegraf.conf": '[[inputs.snmp]]\n  agents = ["udp://192.168.40.1:161"]\n  [[inputs.snmp.field]]\n'
+                     '    name = "lan_mask"\n    oid = "IP-MIB::ipAdEntNetMask.192.168.40.1"\n',
+    "zabbix.yaml": "items:\n  - key: ipNetToMediaPhysAddress.2.192.168.40.7\n"
+                   "    snmp_oid: 1.3.6.1.2.1.4.22.1.2.2.192.168.40.7\n",
+}
+
+
+@pytest.mark.parametrize("networks", ["192.168.40.0/24: 10.20.0.0/22", "192.168.40.0/24: 10.20.7.0/24"])
+def test_an_snmp_index_of_a_moved_address_is_a_residual(repo: Repo, run: Run, networks: str) -> None:
+    root = repo(SNMP, config=_config(networks), allowlist=ALLOW)
+    found = _findings(run, root)
+    assert _said(found, "snmp-index") == {("snmp.sh", 1), ("snmp.sh", 2), ("snmp.sh", 3), ("telegraf.conf", 5),
+                                          ("zabbix.yaml", 2), ("zabbix.yaml", 3)}, found
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout
+    text = (root / "snmp.sh").read_text()
+    assert text.count("192.168.40.1") == 2 and "public 192.168.40.1" not in text, text  # agents moved
+    assert "ipAdEntNetMask.192.168.40.1" in (root / "telegraf.conf").read_text()
+    assert run(root, "verify").exit_code == 1

@@ -239,3 +239,67 @@ def test_an_snmp_index_of_a_moved_address_is_a_residual(repo: Repo, run: Run, ne
     assert text.count("192.168.40.1") == 2 and "public 192.168.40.1" not in text, text  # agents moved
     assert "ipAdEntNetMask.192.168.40.1" in (root / "telegraf.conf").read_text()
     assert run(root, "verify").exit_code == 1
+
+
+# --- finding 10: compressed and binary files holding a moved network's addresses --------------
+
+def _packed(root: object, name: str, text: bytes) -> None:
+    import bz2
+    import gzip
+    import io
+    import lzma
+    import zipfile
+    from pathlib import Path
+    path = Path(str(root)) / name
+    if name.endswith(".gz"):
+        path.write_bytes(gzip.compress(text, mtime=0))
+    elif name.endswith(".xz"):
+        path.write_bytes(lzma.compress(text))
+    elif name.endswith(".bz2"):
+        path.write_bytes(bz2.compress(text))
+    elif name.endswith((".zip", ".xlsx")):
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("xl/sharedStrings.xml", text)
+        path.write_bytes(buffer.getvalue())
+    else:  # a database row: the address glued to the name before it
+        path.write_bytes(b"SQLite format 3\x00\x10\x00" + b"\x00" * 40 + b"nas" + text + b"\x00\x01")
+
+
+PACKED = {"backup-cfg.yml.gz": b"nas: 192.168.40.5\n", "dump.sql.xz": b"INSERT INTO h VALUES ('192.168.40.6');\n",
+          "old.conf.bz2": b"gw 192.168.40.1\n", "ipam.xlsx": b"<sst><si><t>192.168.40.0/24</t></si></sst>",
+          "site.zip": b"server=192.168.40.7\n", "kuma.db": b"192.168.40.8"}
+
+
+@pytest.mark.parametrize("networks", ["192.168.40.0/24: 10.20.0.0/22", "192.168.40.0/24: 10.20.7.0/24"])
+def test_a_compressed_or_binary_file_holding_a_moved_address_fails_strict(repo: Repo, run: Run,
+                                                                          networks: str) -> None:
+    import subprocess
+    root = repo({"lan.yml": "gw: 192.168.40.1\n"}, config=_config(networks), allowlist=ALLOW)
+    for name, text in PACKED.items():
+        _packed(root, name, text)
+    _packed(root, "other.gz", b"nas: 10.99.0.5\n")  # another network's: not listed
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True)
+    subprocess.run(["git", "commit", "-qm", "packed"], cwd=root, check=True)
+    before = {name: (root / name).read_bytes() for name in PACKED}
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout
+    assert {name: (root / name).read_bytes() for name in PACKED} == before  # never rewritten
+    strict = run(root, "verify", "--strict")
+    assert strict.exit_code == 1, strict.stdout
+    for name in PACKED:
+        assert f"  {name} (binary, 1)" in strict.stdout, strict.stdout
+    assert "other.gz" not in strict.stdout
+
+
+def test_a_compressed_address_a_grow_in_place_leaves_is_not_listed(repo: Repo, run: Run) -> None:
+    import subprocess
+    root = repo({"lan.yml": "gw: 192.168.40.1\n"}, config=_config("192.168.40.0/24: 192.168.40.0/22"),
+                allowlist=ALLOW)
+    _packed(root, "hosts.gz", b"nas: 192.168.40.5\n")  # the address stays where it is
+    _packed(root, "net.gz", b"lan: 192.168.40.0/24\n")  # the length changes
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True)
+    subprocess.run(["git", "commit", "-qm", "packed"], cwd=root, check=True)
+    run(root, "sweep", "--commit")
+    strict = run(root, "verify", "--strict")
+    assert "  net.gz (binary, 1)" in strict.stdout and "hosts.gz" not in strict.stdout, strict.stdout

@@ -33,6 +33,7 @@ from renamer import (
     concatenated,
     data_records,
     declared_patterns,
+    dressed_addresses,
     ellipsis_lists,
     except_blocks,
     foreign_names,
@@ -64,11 +65,13 @@ from renamer import (
     rpz_triggers,
     size_counts,
     slaac_uses,
+    snmp_indexes,
     software_refs,
     table_lengths,
     tagged_v6,
     templated_names,
     tool_names,
+    version_numbers,
     wide_access,
     wildcard_names,
     work,
@@ -194,6 +197,12 @@ class Matcher:
         self.wildcards = wildcard_names.WildcardNames(self.addresses, self.networks)
         # `http://184168502/`, `0x0afa3236`: a renamed address as one number (number_addresses.py)
         self.numbers = number_addresses.NumberAddresses(  # a moved network's addresses too (round 7)
+            self.addresses, [(m.old, m.new) for m in self._moves if m.old.version == 4])
+        # `192.168.040.005`, `0xc0.0xa8.0x28.0x05`: a dotted dress the exact rules skip (t36-33 11)
+        self.dressed = dressed_addresses.DressedAddresses(
+            self.addresses, [(m.old, m.new) for m in self._moves if m.old.version == 4])
+        # `IP-MIB::ipAdEntNetMask.192.168.40.1`: an OID indexed by an old address (t36-33 14)
+        self.snmp = snmp_indexes.SnmpIndexes(
             self.addresses, [(m.old, m.new) for m in self._moves if m.old.version == 4])
         self.completions = composed_tails.Completions(self.hosts, self.addresses,
                                                       derived_names=derived_names)
@@ -367,6 +376,8 @@ class Matcher:
         out += self.wide_sets.literals
         out += self.wildcards.literals
         out += self.numbers.literals
+        out += self.dressed.literals
+        out += self.snmp.literals
         return tuple(out)
 
     def context_groups(self) -> tuple[tuple[str, tuple[bytes, ...]], ...]:
@@ -388,6 +399,8 @@ class Matcher:
                   ("wide sets", self.wide_sets.literals),
                   ("wildcard names", self.wildcards.literals),
                   ("number addresses", self.numbers.literals),
+                  ("dressed addresses", self.dressed.literals),
+                  ("snmp indexes", self.snmp.literals),
                   # `server_name ~...`, `LIKE '...'`: the pattern probe reads them (declared_patterns.py)
                   ("declared patterns", declared_patterns.LITERALS if self._pattern_starts else ()),
                   # what the pattern probe's prefilters for declared patterns, dialects and prefix
@@ -486,6 +499,10 @@ class Matcher:
             return True  # `grafana.10-0-0-70.nip.io` (wildcard_names.py)
         if (every or "number addresses" in names) and self.numbers.might_hold(data):
             return True  # `http://184168502/` (number_addresses.py)
+        if (every or "dressed addresses" in names) and self.dressed.might_hold(data):
+            return True  # `192.168.040.005`, `0xc0.0xa8.0x28.0x05` (dressed_addresses.py)
+        if (every or "snmp indexes" in names) and self.snmp.might_hold(data):
+            return True  # `IP-MIB::ipAdEntNetMask.192.168.40.1` (snmp_indexes.py)
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
         return bool(self._pattern_starts) and bool(self._patterns(data))
@@ -628,6 +645,8 @@ class Matcher:
         if self._address_olds and any(m.kind == "address" and m.new != m.old for m in found):
             # `10.0.0.70 -> 10.0.1.255` beside `/24`: the broadcast address, no host (t31 round 24, 27)
             found = host_roles.refused(data, found, self._address_olds)
+        if found and version_numbers.might_hold(data):  # `"version": "10.0.0.12"` (t36-33 finding 03)
+            found = version_numbers.refused(data, found)
         return found
 
     def _every_host(self, data: bytes, matches: list[Match]) -> list[Match]:

@@ -26,11 +26,22 @@ from renamer.occurrences import Match
 REASON = "wildcard-dns"
 # The services, and the literals a file holding one of their names holds (any case).
 SERVICES = (b"nip.io", b"sslip.io", b"xip.io", b"traefik.me")
-LITERALS = tuple(sorted({*SERVICES, *(s.upper() for s in SERVICES)}))
+# A cloud's private (and public) DNS names spell the address they answer with (t36-33 finding 13):
+# AWS `ip-10-0-0-70.ec2.internal`, `ip-10-0-0-70.eu-west-1.compute.internal` (EKS node names),
+# the short host name `ip-10-0-0-70`, `ec2-203-0-113-5.compute-1.amazonaws.com`.
+CLOUD_LITERALS = (b"ip-", b"IP-", b"ec2-", b"EC2-")
+LITERALS = tuple(sorted({*SERVICES, *(s.upper() for s in SERVICES), *CLOUD_LITERALS}))
 _SERVICE = rb"\.(?:nip\.io|sslip\.io|xip\.io|traefik\.me)(?![A-Za-z0-9-]|\.[A-Za-z0-9])"
 _DOTTED = lazy_re.compile(rb"(?<![0-9])(?P<a>[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?=" + _SERVICE + rb")", re.I)
 _DASHED = lazy_re.compile(rb"(?<![0-9])(?P<a>[0-9]{1,3}(?:-[0-9]{1,3}){3})(?=" + _SERVICE + rb")", re.I)
 _HEX = lazy_re.compile(rb"(?<![0-9A-Za-z])(?P<a>[0-9A-Fa-f]{8})(?=" + _SERVICE + rb")", re.I)
+_CLOUD = lazy_re.compile(
+    rb"(?<![0-9A-Za-z_-])(?:ip|ec2)-(?P<a>[0-9]{1,3}(?:-[0-9]{1,3}){3})"
+    rb"(?=\.(?:ec2\.internal|(?:[a-z0-9-]+\.)?compute(?:-1)?\.(?:internal|amazonaws\.com))"
+    rb"(?![A-Za-z0-9-]|\.[A-Za-z0-9]))", re.I)
+# AWS's short host name (`hostname` on the instance, a kubelet's node name): `ip-` and four numbers.
+_CLOUD_SHORT = lazy_re.compile(
+    rb"(?<![0-9A-Za-z_.-])ip-(?P<a>[0-9]{1,3}(?:-[0-9]{1,3}){3})(?![0-9A-Za-z_-]|\.[0-9A-Za-z])", re.I)
 # sslip.io's IPv6 form: a whole label, its colons written as dashes (`fd00--70.sslip.io`, `--1`).
 _V6 = lazy_re.compile(rb"(?:(?<=\.)|(?<![0-9A-Za-z.-]))(?P<a>[0-9A-Fa-f-]*-[0-9A-Fa-f-]*)"
                  rb"(?=\.sslip\.io(?![A-Za-z0-9-]|\.[A-Za-z0-9]))", re.I)
@@ -65,27 +76,38 @@ class WildcardNames:
         if not self.literals or not any(s in data for s in self.literals):
             return []
         out: list[Match] = []
-        for pattern, style in ((_DOTTED, "."), (_DASHED, "-"), (_HEX, "hex"), (_V6, "v6")):
+        for pattern, style in ((_DOTTED, "."), (_DASHED, "-"), (_HEX, "hex"), (_V6, "v6"), (_CLOUD, "cloud"),
+                               (_CLOUD_SHORT, "cloud")):
             for found in pattern.finditer(data):
                 text = found.group("a").decode("ascii")
                 try:
                     address: Address = (ipaddress.IPv4Address(int(text, 16)) if style == "hex"
                                         else ipaddress.IPv6Address(text.replace("-", ":")) if style == "v6"
                                         else ipaddress.IPv4Address(text.replace("-", ".")))
+                    if style == "cloud" and any(len(o) > 1 and o[0] == "0" for o in text.split("-")):
+                        continue  # (a cloud never pads: `ip-10-00-0-70` is some other name)
                 except ValueError:
                     continue
                 new = self._new(address)
                 if new is None:
                     continue
-                spelled = _spelled(new, style, text)
-                if spelled is None:
+                if any(m.start < found.end("a") and found.start("a") < m.end for m in out):
+                    continue
+                spelled = _spelled(new, "-" if style == "cloud" else style, text)
+                if spelled is None and style == "cloud":
+                    note = (f"`{text}` in a cloud's host name is {address}, which moves to {new}: the cloud "
+                            "names the machine after its address, and which address of the resized network "
+                            "the host gets is not certain here")
+                    out.append(Match(found.start("a"), found.end("a"), text, new, "address", refused=REASON,
+                                     note=note))
+                elif spelled is None:
                     note = (f"`{text}` in a wildcard DNS name is {address}, which moves to {new}: the "
                             "service answers the name with the address it spells, and which address of "
                             "the resized network the host gets is not certain here")
                     out.append(Match(found.start(), found.end(), text, new, "address", refused=REASON,
                                      note=note))
                 else:
-                    out.append(Match(found.start(), found.end(), text, spelled, "address"))
+                    out.append(Match(found.start("a"), found.end("a"), text, spelled, "address"))
         return sorted(out, key=lambda m: m.start)
 
     def _new(self, address: Address) -> str | None:

@@ -8,6 +8,9 @@ file "skipped, holding old values", which `verify --strict` fails on, naming how
 
 from __future__ import annotations
 
+import ipaddress
+
+from renamer import lazy_re
 from renamer.match import Matcher
 from renamer.occurrences import Match
 from renamer.sweep import compressed
@@ -29,11 +32,47 @@ def binary_hits(data: bytes, matcher: Matcher, limit: int) -> list[Match]:
                 note = (f"{name}-compressed: its text holds {old} once decompressed "
                         f"(`{compressed.tool(name)}` shows it)")
                 return [Match(0, 2, old, new, kind, note=note)]
+        # an address or network literal a network move changes (t36-33 finding 10), as the text
+        # reader sees it (a grow in place leaves its addresses and changes its `/24`)
+        changed = [m for m in (matcher.find(text) if matcher.networks else [])
+                   if m.kind == "network" and (m.new != m.old or m.refused is not None)]
+        if changed:
+            first = changed[0]
+            note = (f"{name}-compressed: its text holds {first.old} once decompressed, which a network move "
+                    f"changes (`{compressed.tool(name)}` shows it)")
+            return [Match(0, 2, first.old, first.new, "network", note=note)]
         return []
     found = [(data.find(old.encode()), old, new, kind) for old, new, kind in olds]
     hits = sorted((at, old, new, kind) for at, old, new, kind in found if at >= 0)
     if not hits:
-        return []
+        moved = _first_moved(data, matcher)
+        if moved is None:
+            return []
+        at, old, new, why = moved
+        note = (f"{old} stands in its bytes glued to what surrounds it (a database row, a packed record), "
+                f"{why}")
+        return [Match(at, at + len(old), old, new, "network", note=note)]
     at, old, new, kind = hits[0]
     note = f"{old} stands in its bytes glued to what surrounds it (a database row, a packed record)"
     return [Match(at, at + len(old), old, new, kind, note=note)]
+
+
+# A dotted quad anywhere in bytes, glued or not (`web0110.0.0.70`: its longest tail that is one).
+_QUAD = lazy_re.compile(rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9])")
+
+
+def _first_moved(data: bytes, matcher: Matcher) -> tuple[int, str, str, str] | None:
+    """(offset, address, new network, why) of the first IPv4 address in `data` that a network move
+    carries (issue 33, t36-33 finding 10: a compressed or binary file holding one was never listed)."""
+    moves = [(old, new) for old, new in matcher.networks if old.version == 4]
+    if not moves:
+        return None
+    for found in _QUAD.finditer(data):
+        try:
+            address = ipaddress.IPv4Address(found.group().decode("ascii"))
+        except ValueError:
+            continue
+        for old, new in moves:
+            if address in old and new.network_address + (int(address) - int(old.network_address)) != address:
+                return found.start(), str(address), str(new), f"inside {old}, which moves to {new}"
+    return None

@@ -52,10 +52,13 @@ from renamer.decoded import (
     quote_joined_matches,
     split_matches,
 )
+from renamer.dressed_addresses import REASON as DRESSED_ADDRESS
+from renamer.dressed_addresses import dressed_matches
 from renamer.escapes import escaped_matches, might_escape, might_hold_escape
 from renamer.formats import Format, format_of, zone
 from renamer.formats.dns_config import names_dns
 from renamer.formats.server_zones import presentation_config
+from renamer.hex_names import REASON as HEX_NAME
 from renamer.markdown_joins import markdown_joined_matches
 from renamer.number_addresses import REASON as NUMBER_ADDRESS
 from renamer.number_addresses import number_matches
@@ -63,6 +66,8 @@ from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.prefix_values import prefix_matches
 from renamer.project import LoadedProject
+from renamer.snmp_indexes import REASON as SNMP_INDEX
+from renamer.snmp_indexes import snmp_matches
 from renamer.sweep import access_sets_v6 as access_v6
 from renamer.sweep import (
     caseless_names,
@@ -160,6 +165,7 @@ from renamer.terraform_state import (
 )
 from renamer.tool_names import relative_names
 from renamer.unicode_names import folded_matches, might_fold
+from renamer.version_numbers import REASON as VERSION
 from renamer.wildcard_names import REASON as WILDCARD_DNS
 from renamer.wildcard_names import wildcard_matches
 
@@ -277,9 +283,27 @@ REFUSED_HINTS = {
                "playbook's roles, an earlier ssh block's User and ProxyJump, a scrape job, a DROP); nothing "
                "is rewritten: choose another new value, narrow the pattern, or keep the line with a keep "
                "rule or the inline marker"),
-    WILDCARD_DNS: ("a wildcard DNS name (nip.io, sslip.io, xip.io, traefik.me) spelling an address of a "
-                   "network moved to one of another size: the service answers with the address it spells; "
+    WILDCARD_DNS: ("a wildcard DNS name (nip.io, sslip.io, xip.io, traefik.me) or a cloud's host name "
+                   "(`ip-10-0-0-70.ec2.internal`, `*.compute.internal`) spelling an address of a "
+                   "network moved to one of another size: the service (or cloud) answers with the address it "
+                   "spells; "
                    "write the name with the host's new address by hand, or keep it with a keep rule"),
+    VERSION: ("a dotted quad where a version number stands (`\"version\": \"10.0.0.12\"`, "
+              "`AssemblyVersion(\"10.0.0.1\")`, `<Version>`, `foo==10.0.0.2`, `~> 10.0.0.1`) that spells "
+              "an old address: most likely a version, which a rewrite would corrupt; keep it with a keep "
+              "rule, or write the new address by hand if it is one"),
+    HEX_NAME: ("a boot loader's hex file name (PXELINUX `pxelinux.cfg/C0A828`, GRUB `grub.cfg-C0A82805`) "
+               "that a network move cannot carry: a host a shrink leaves outside, a prefix block the new "
+               "network cannot hold, or a prefix file around the moved network that its clients no longer "
+               "ask for; rename or split the file by hand, or keep it with a keep rule"),
+    SNMP_INDEX: ("an SNMP object's instance index that spells an old address (`IP-MIB::ipAdEntNetMask.A`, "
+                 "`.1.3.6.1.2.1.4.20.1.3.A`): the agent answers for its new address, the old index gets "
+                 "`No Such Instance`; nothing is rewritten (an index may hold a mask or a next hop "
+                 "beside it): write the new index by hand, or keep it with a keep rule"),
+    DRESSED_ADDRESS: ("an old address with a zero-padded, octal or hex octet (`192.168.040.005`, "
+                      "`0300.0250.050.05`, `0xc0.0xa8.0x28.0x05`): inet_aton reads a leading zero as octal "
+                      "and `0x` as hex, other readers as decimal or not at all, so nothing is rewritten; "
+                      "write the new address plainly by hand, or keep it with a keep rule"),
     NUMBER_ADDRESS: ("a renamed IPv4 address spelled as one number (decimal, or hex with 0x), as inet_aton, "
                      "curl, ping and browsers read it; write the new address by hand (dotted is clearer), "
                      "or keep the line with a keep rule if the number is no address"),
@@ -631,10 +655,12 @@ class FileScanner:
         hidden_names = content.kind == "text" and decoded_names.might_hold(data)
         hit = hit or hidden_names
         # `pxelinux.cfg/0A000046`: an old address as a boot loader's hex file name (hex_names.py)
-        hex_refs = (hex_names.text_spans(data, self.matcher.addresses)
+        hex_refs = (hex_names.text_spans(data, self.matcher.addresses, self.matcher.networks)
                     if content.kind == "text" and hex_names.might_hold(data) else [])
         hit = hit or bool(hex_refs)
-        hex_path = hex_names.path_rename(rel, self.matcher.addresses)
+        hex_path = hex_names.path_rename(rel, self.matcher.addresses, self.matcher.networks)
+        hex_unplaced = hex_names.path_unplaced(rel, self.matcher.networks) \
+            if hex_path is None and self.matcher.networks else None
         path_hit = self.matcher.might_match(os.fsencode(rel))
         # DNS names (a zone, a hosts file) match in any case: asked only of text that holds an old
         # value in some case, which the first pass let through (its gates are case-folded).
@@ -653,7 +679,7 @@ class FileScanner:
             (content.kind == "text" and any(old.lower().encode() in data for old, _ in self.lowered_pairs))
             or any(old.lower() in rel for old, _ in self.lowered_pairs)) else None)
         if not (hit or wide or path_hit or loose_hit or path_loose or case_hit or hex_path is not None
-                or lowered is not None or content.kind == "too-large"):
+                or hex_unplaced is not None or lowered is not None or content.kind == "too-large"):
             return FileResult(rel, content.kind, "")
         work.add("full scans")
         klass = klass or self.project.classifier.classify(rel)
@@ -674,12 +700,15 @@ class FileScanner:
             path_refs += held
             path_near = [n for n in path_near if all(n.text != r.old for r in held)]  # said once
         if hex_path is not None and status == CURRENT and not self.project.classifier.path_kept(rel):
-            moved = hex_names.path_rename(new_path or rel, self.matcher.addresses)
+            moved = hex_names.path_rename(new_path or rel, self.matcher.addresses, self.matcher.networks)
             new_path = moved[0] if moved is not None else new_path
             path_refs.append(Reference(rel, 0, hex_path[1], hex_path[2], hex_path[3], RESIDUAL, None,
                                        "a boot loader's file name for the client's address in hex (PXELINUX, "
                                        "GRUB): `renamer sweep` renames it to the new address's", rel, None,
                                        "path"))
+        if hex_unplaced is not None and status == CURRENT and not self.project.classifier.path_kept(rel):
+            path_refs.append(Reference(rel, 0, hex_unplaced[0], hex_unplaced[1], hex_unplaced[1], RESIDUAL,
+                                       HEX_NAME, hex_unplaced[2], rel, None, "path"))
         if new_path is not None:
             new_path, path_refs = self._host_vars_path(rel, new_path, path_refs)
         if new_path is not None and "@" in rel:  # `check@pug.service` of a template making `%i.ana.lan`
@@ -862,6 +891,16 @@ class FileScanner:
                 and self.matcher.numbers.holds_literal(data) \
                 and self.matcher.may_hold("number addresses", data):  # `http://184169014/`
             matches = number_matches(data, matches, self.matcher.numbers)
+        if hit and content.kind == "text" and status == CURRENT \
+                and not self.matcher.rules_out("dressed addresses", data) \
+                and self.matcher.dressed.holds_literal(data) \
+                and self.matcher.may_hold("dressed addresses", data):  # `192.168.040.005` (t36-33 11)
+            matches = dressed_matches(data, matches, self.matcher.dressed)
+        if hit and content.kind == "text" and status == CURRENT \
+                and not self.matcher.rules_out("snmp indexes", data) \
+                and self.matcher.snmp.holds_literal(data) \
+                and self.matcher.may_hold("snmp indexes", data):  # `ipAdEntNetMask.192.168.40.1` (t36-33 14)
+            matches = snmp_matches(data, matches, self.matcher.snmp)
         if content.kind == "text" and status == CURRENT and self.renamed_addresses and (
                 (matches and might_hold_access(data))  # `allow 10.0.0.70/30` spelling a renamed address
                 or (hit and not matches and not self.matcher.rules_out("access sets", data)

@@ -1,0 +1,40 @@
+"""Unit tests of version_numbers: a dotted quad a version dresses (t36-33 finding 03)."""
+
+from __future__ import annotations
+
+import pytest
+
+from renamer.occurrences import Match
+from renamer.version_numbers import refused, version_at
+
+VERSIONS = [b'"version": "10.0.0.12"', b'[assembly: AssemblyVersion("10.0.0.1")]', b"<Version>10.0.0.3<",
+            b"<PackageVersion>10.0.0.3<", b"foo==10.0.0.2", b"bar>=10.0.0.2", b"baz~=10.0.0.2",
+            b"gem 'x', '~> 10.0.0.1'", b"version = 10.0.0.9", b"VERSION ?= 10.0.0.9", b"ver: 10.0.0.1",
+            b"release: '10.0.0.1'", b"FileVersion=10.0.0.1",
+            b"foo[bar]==10.0.0.2", b'"dependencies": {"x": ">=10.0.0.1"}', b"gem 'x', '>= 10.0.0.1'"]
+ADDRESSES = [b"server: 10.0.0.5", b"version_server:\n  ip: 10.0.0.6", b'if ip == "10.0.0.7":',
+             b"curl --verbose http://10.0.0.8/", b"server 10.0.0.1", b"dhcp_release eth0 10.0.0.5",
+             b"versions: [a, b]\nhost: 10.0.0.1", b"verify 10.0.0.1",
+             b'$HTTP["remoteip"]=="10.0.0.5"', b'if ip=="10.0.0.5":', b'ip==="10.0.0.5"', b"x == 10.0.0.5"]
+
+
+@pytest.mark.parametrize("line", VERSIONS)
+def test_a_version_dress_is_read(line: bytes) -> None:
+    assert version_at(line, line.index(b"10.0.0"))
+
+
+@pytest.mark.parametrize("line", ADDRESSES)
+def test_an_address_is_no_version(line: bytes) -> None:
+    assert not version_at(line, line.index(b"10.0.0"))
+
+
+def test_refused_only_open_quads() -> None:
+    data = b'{"version": "10.0.0.12", "server": "10.0.0.5", "net": "10.0.0.0/24"}'
+    matches = [Match(13, 22, "10.0.0.12", "10.9.0.12", "network"),
+               Match(36, 44, "10.0.0.5", "10.9.0.5", "network"),
+               Match(55, 66, "10.0.0.0/24", "10.9.0.0/24", "network")]
+    out = refused(data, matches)
+    assert [m.refused for m in out] == ["version", None, None]
+    assert out[0].note is not None and "version" in out[0].note
+    kept = [Match(13, 22, "10.0.0.12", "10.9.0.12", "network", kept="image")]
+    assert refused(data, kept) == kept

@@ -25,6 +25,7 @@ from renamer import (
     address_parts,
     address_patterns,
     base64_values,
+    broadcast_lengths,
     classless_routes,
     composed_names,
     composed_tails,
@@ -1503,6 +1504,9 @@ class Matcher:
                                 "with no broadcast address")
         if move.is_broadcast(address):
             if prefix_moves.says_broadcast(data, m.start):
+                sub = broadcast_lengths.subnet_length(data, m.start, address, move.old.prefixlen)
+                if sub is not None:  # the broadcast of a longer subnet that ends where the network does
+                    return _subnet_broadcast(m, move, address, sub)
                 return replace(m, new=str(move.new.broadcast_address),
                                note=f"the broadcast address of {move.old} (its line says so) becomes "
                                     f"{move.new}'s")
@@ -1701,6 +1705,29 @@ _PATH_DIRECTIVE = lazy_re.compile(
 
 # dnsmasq's domain lists between slashes: `address=/PUG.lan/10.0.0.1`, `server=/lan/...`, `local=/lan/`.
 _SLASHED_DOMAINS = lazy_re.compile(rb"[ \t]*[A-Za-z-]+[ \t]*=[ \t]*/")
+
+
+def _subnet_broadcast(m: Match, move: prefix_moves.PrefixMove, address: IPAddress,
+                      length: int) -> Match | None:
+    """The old network's broadcast address named as a longer subnet's (`brd` beside a /25, t36-33
+    finding 02): the subnet keeps its length and offset, so its broadcast address keeps its offset;
+    refused where the new network has no place for the subnet, or the lengths beside it disagree."""
+    if length == 0:
+        return replace(m, new=m.old, refused=prefix_moves.BROADCAST,
+                       note=f"{m.old} is a broadcast address of {move.old}, and its line or stanza gives "
+                            "more than one length: whose broadcast address it is is not certain")
+    offset = move.offset_of(address)
+    subnet = ipaddress.ip_network(f"{address}/{length}", strict=False)
+    if offset is None or offset >= move.new.num_addresses or length < move.new.prefixlen:
+        return replace(m, new=m.old, refused=prefix_moves.OUTSIDE,
+                       note=f"{m.old} is the broadcast address of {subnet}, which {move.new} has no "
+                            "place for")
+    new = move.new.network_address + offset
+    if new == address:
+        return None  # a grow in place: the subnet and its broadcast address stay
+    return replace(m, new=str(new),
+                   note=f"the broadcast address of {subnet} (its /{length} written beside it), which keeps "
+                        f"its length: {new}, not {move.new}'s")
 
 
 def _still_covers(address: IPAddress, length: int, move: prefix_moves.PrefixMove) -> bool:

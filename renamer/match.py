@@ -617,6 +617,8 @@ class Matcher:
             # `dhcp-range=10.0.48.1,10.0.48.254` under a grow: every host of the old network (t31-33 01)
             if any(gate in data for gate in self._host_range_gates):
                 found = self._every_host(data, found)
+            if any(m.refused == "range" for m in found):  # its mask held with it (t36-33 finding 07)
+                found = _masks_of_held_ranges(data, found)
         if found and ellipsis_lists.might_hold(data):  # `web01, web02, ..., web05` (t31 round 24, 26)
             found = ellipsis_lists.refused(data, found)
         if self._address_olds and any(m.kind == "address" and m.new != m.old for m in found):
@@ -1705,6 +1707,20 @@ _PATH_DIRECTIVE = lazy_re.compile(
 
 # dnsmasq's domain lists between slashes: `address=/PUG.lan/10.0.0.1`, `server=/lan/...`, `local=/lan/`.
 _SLASHED_DOMAINS = lazy_re.compile(rb"[ \t]*[A-Za-z-]+[ \t]*=[ \t]*/")
+
+
+def _masks_of_held_ranges(data: bytes, found: list[Match]) -> list[Match]:
+    """A mask on the line of a range held back (a `range` residual: `dhcp-range=A,B,M,12h`,
+    `ip local pool P A B mask M`, `ifconfig-pool A B M`) is held with it: the old range under the
+    new mask would be half-moved (t36-33 finding 07). A `mask` residual, never rewritten."""
+    held = {data.rfind(b"\n", 0, m.start) + 1 for m in found if m.refused == "range"}
+    return [replace(m, new=m.old, refused=prefix_moves.MASK,
+                    note=f"{m.old} is the mask of a range held back on its line (its `range` residual): "
+                         f"it moves with the range, by hand ({m.new} where the range becomes the new "
+                         "network's)")
+            if m.refused is None and m.new != m.old and prefix_moves.is_mask(m.old)
+            and data.rfind(b"\n", 0, m.start) + 1 in held else m
+            for m in found]
 
 
 def _subnet_broadcast(m: Match, move: prefix_moves.PrefixMove, address: IPAddress,

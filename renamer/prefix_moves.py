@@ -771,6 +771,11 @@ def _numbered(length: int) -> Callable[[PrefixMove], str | None]:
     return lambda move: str(move.new.prefixlen) if move.old.prefixlen == length else None
 
 
+def is_mask(text: str) -> bool:
+    """A dotted netmask or wildcard (`_is_mask`), for the matcher's passes."""
+    return _is_mask(text)
+
+
 def _is_mask(text: str) -> bool:
     """A dotted netmask or wildcard (ones then zeros, or zeros then ones), never a host's address
     in practice: 255.255.255.248, 0.0.0.7. (0.0.0.0 and 255.255.255.255 are both and neither.)"""

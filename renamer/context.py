@@ -647,6 +647,17 @@ def _numbered(name: bytes, rule: RangeRule) -> int | None:
     return int(label[len(rule.stem):])
 
 
+def _netmask(text: bytes) -> bool:
+    """A dotted IPv4 netmask of ones then zeros (`255.255.255.0`), never a member's address
+    (t36-33 finding 07)."""
+    try:
+        value = int(ipaddress.IPv4Address(text.decode("ascii")))
+    except ValueError:
+        return False
+    inverted = value ^ 0xFFFFFFFF
+    return value >= 0x80000000 and value != 0xFFFFFFFF and (inverted & (inverted + 1)) == 0
+
+
 def _declared_after(data: bytes, start: int, word: bytes,
                     address: re.Pattern[bytes] = _ADDRESS) -> Ends | None:
     """The range the rest of the line after a range word declares: its first two addresses,
@@ -659,7 +670,8 @@ def _declared_after(data: bytes, start: int, word: bytes,
     if not _PAIR.fullmatch(data, found[0].end(), found[1].start()) and not (
             data[start:start + 1] == b"(" and _CALL_PAIR.fullmatch(data, found[0].end(), found[1].start())):
         return None
-    if word == b"pool" and len(found) == 3 and _PAIR.fullmatch(data, found[1].end(), found[2].start()):
+    if word == b"pool" and len(found) == 3 and _PAIR.fullmatch(data, found[1].end(), found[2].start()) \
+            and not _netmask(found[2].group()):  # OpenVPN `ifconfig-pool A B M`: a range and its mask
         return None  # `pool: a, b, c`: a list of members, each its own reference
     return found[0], found[1]
 

@@ -25,6 +25,7 @@ from renamer import (
     address_parts,
     address_patterns,
     base64_values,
+    broadcast_lengths,
     classless_routes,
     composed_names,
     composed_tails,
@@ -640,6 +641,8 @@ class Matcher:
             # `dhcp-range=10.0.48.1,10.0.48.254` under a grow: every host of the old network (t31-33 01)
             if any(gate in data for gate in self._host_range_gates):
                 found = self._every_host(data, found)
+            if any(m.refused == "range" for m in found):  # its mask held with it (t36-33 finding 07)
+                found = _masks_of_held_ranges(data, found)
         if found and ellipsis_lists.might_hold(data):  # `web01, web02, ..., web05` (t31 round 24, 26)
             found = ellipsis_lists.refused(data, found)
         if self._address_olds and any(m.kind == "address" and m.new != m.old for m in found):
@@ -1529,6 +1532,9 @@ class Matcher:
                                 "with no broadcast address")
         if move.is_broadcast(address):
             if prefix_moves.says_broadcast(data, m.start):
+                sub = broadcast_lengths.subnet_length(data, m.start, address, move.old.prefixlen)
+                if sub is not None:  # the broadcast of a longer subnet that ends where the network does
+                    return _subnet_broadcast(m, move, address, sub)
                 return replace(m, new=str(move.new.broadcast_address),
                                note=f"the broadcast address of {move.old} (its line says so) becomes "
                                     f"{move.new}'s")
@@ -1727,6 +1733,43 @@ _PATH_DIRECTIVE = lazy_re.compile(
 
 # dnsmasq's domain lists between slashes: `address=/PUG.lan/10.0.0.1`, `server=/lan/...`, `local=/lan/`.
 _SLASHED_DOMAINS = lazy_re.compile(rb"[ \t]*[A-Za-z-]+[ \t]*=[ \t]*/")
+
+
+def _masks_of_held_ranges(data: bytes, found: list[Match]) -> list[Match]:
+    """A mask on the line of a range held back (a `range` residual: `dhcp-range=A,B,M,12h`,
+    `ip local pool P A B mask M`, `ifconfig-pool A B M`) is held with it: the old range under the
+    new mask would be half-moved (t36-33 finding 07). A `mask` residual, never rewritten."""
+    held = {data.rfind(b"\n", 0, m.start) + 1 for m in found if m.refused == "range"}
+    return [replace(m, new=m.old, refused=prefix_moves.MASK,
+                    note=f"{m.old} is the mask of a range held back on its line (its `range` residual): "
+                         f"it moves with the range, by hand ({m.new} where the range becomes the new "
+                         "network's)")
+            if m.refused is None and m.new != m.old and prefix_moves.is_mask(m.old)
+            and data.rfind(b"\n", 0, m.start) + 1 in held else m
+            for m in found]
+
+
+def _subnet_broadcast(m: Match, move: prefix_moves.PrefixMove, address: IPAddress,
+                      length: int) -> Match | None:
+    """The old network's broadcast address named as a longer subnet's (`brd` beside a /25, t36-33
+    finding 02): the subnet keeps its length and offset, so its broadcast address keeps its offset;
+    refused where the new network has no place for the subnet, or the lengths beside it disagree."""
+    if length == 0:
+        return replace(m, new=m.old, refused=prefix_moves.BROADCAST,
+                       note=f"{m.old} is a broadcast address of {move.old}, and its line or stanza gives "
+                            "more than one length: whose broadcast address it is is not certain")
+    offset = move.offset_of(address)
+    subnet = ipaddress.ip_network(f"{address}/{length}", strict=False)
+    if offset is None or offset >= move.new.num_addresses or length < move.new.prefixlen:
+        return replace(m, new=m.old, refused=prefix_moves.OUTSIDE,
+                       note=f"{m.old} is the broadcast address of {subnet}, which {move.new} has no "
+                            "place for")
+    new = move.new.network_address + offset
+    if new == address:
+        return None  # a grow in place: the subnet and its broadcast address stay
+    return replace(m, new=str(new),
+                   note=f"the broadcast address of {subnet} (its /{length} written beside it), which keeps "
+                        f"its length: {new}, not {move.new}'s")
 
 
 def _still_covers(address: IPAddress, length: int, move: prefix_moves.PrefixMove) -> bool:

@@ -33,7 +33,8 @@ _ADDRESS = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}"
 # A bracket of any shape, an article inside it allowed (`(/24)`, `[/24]`, `(a /24)`), or a dash (`— /24`,
 # `– /24`, ` - /24`): the address's own length (t32-33 finding 08).
 _DASH = rb"(?:\xe2\x80[\x93\x94]|--?)"
-_END = rb"(?![0-9A-Za-z/:]|\.[0-9A-Za-z])"  # a sentence's full stop may follow
+# a sentence's full stop may follow, and a colon that opens a clause (`is a /24: 254 hosts`, t36-33 08)
+_END = rb"(?![0-9A-Za-z/]|:[0-9A-Za-z:]|\.[0-9A-Za-z])"
 _BRACKETS = (
     re.compile(rb"[ \t]*[(\[{][ \t]*(?:an?[ \t]+)?/([0-9]{1,3})[ \t]*[)\]}]"),
     re.compile(rb"[ \t]*" + _DASH + rb"[ \t]*/([0-9]{1,3})" + _END),
@@ -44,6 +45,26 @@ _WORDS = lazy_re.compile(_SEP + rb"(?:[A-Za-z'-]+" + _SEP + rb"){1,3}/([0-9]{1,3
 _NAMED = lazy_re.compile(_SEP + rb"(?:[A-Za-z'-]+" + _SEP + rb"){0,3}?"
                     rb"(?i:(?:prefix|mask|netmask|cidr|network)?[ \t_-]*(?:length|len|bits))"
                     rb"(?:[ \t]*(?:of|is|=|:)[ \t]*|[ \t]+)([0-9]{1,3})" + _END)
+
+
+# A dotted netmask the sentence writes between the address and its `/N` (`192.168.40.0 netmask
+# 255.255.255.0 (a /24, 256 addresses)`): the sweep rewrites the mask, the `/24` beside it must be said
+# (t36-33 finding 08).
+_MASK_CLAUSE = lazy_re.compile(rb"[ \t,;:(]+(?:[A-Za-z-]+[ \t]+){0,2}"
+                               rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3})(?![0-9.])")
+
+
+def _after_mask(data: bytes, end: int) -> int | None:
+    """Where a netmask clause right after the address ending at `end` ends, or None."""
+    found = _MASK_CLAUSE.match(data, end)
+    if found is None:
+        return None
+    try:
+        value = int(ipaddress.IPv4Address(found.group(1).decode("ascii")))
+    except ValueError:
+        return None
+    inverted = value ^ 0xFFFFFFFF
+    return found.end() if value not in (0, 0xFFFFFFFF) and (inverted & (inverted + 1)) == 0 else None
 
 
 @dataclass(frozen=True)
@@ -79,6 +100,8 @@ def near(data: bytes, moves: Sequence[tuple[Network, Network]]) -> Iterator[Near
         old, new = move
         bracket = next((m for m in (p.match(data, x.end()) for p in _BRACKETS) if m is not None), None)
         words = None if bracket is not None else (_WORDS.match(data, x.end()) or _NAMED.match(data, x.end()))
+        if bracket is None and words is None and (masked := _after_mask(data, x.end())) is not None:
+            words = _WORDS.match(data, masked) or _NAMED.match(data, masked)  # a residual: never certain
         found = bracket or words
         if found is None or int(found.group(1)) != old.prefixlen:
             continue

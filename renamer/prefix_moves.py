@@ -344,7 +344,16 @@ _NAMED = lazy_re.compile(rb"(.*?[A-Za-z0-9])(?:[_.-]|(?=[A-Z]))((?i:" + _WORDS +
                     rb"(?i:[_-]?(?:ipv6|ipv4|v6|v4|6|4))?")
 # A gateway word just before an address: no mask on its line is its network's (`route add -net
 # 10.5.0.0 gw 10.9.0.1 netmask 255.255.255.0` is 10.5.0.0's).
-_GATEWAY = lazy_re.compile(rb"(?i)(?<![A-Za-z0-9_-])(?:gw|via|gateway|next-?hop|nexthop)[ \t]*[:=]?[ \t]*\Z")
+# The key may be quoted, prefixed and assigned as any one-line object writes it (JSON `"gateway": "`,
+# HCL/TOML/Lua/Nix `gateway = "`, Python `'gw': '`, Ruby/PHP/Perl `:gateway => "`, `default_gw`,
+# `next_hop`; t36-33 finding 01: a mask after a quoted gateway followed it, not the route's `dest`).
+_GATEWAY = lazy_re.compile(rb"(?i)(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_-])?"
+                           rb"(?:gw|via|gateway|next[_-]?hop|routers?)"
+                           rb"(?:[_-]?(?:v4|4|ip|ipv4|address|addr))?\\?[\"']?[ \t]*(?:=>|[:=])?[ \t]*"
+                           rb"\\?[\"']?\Z")
+# A word naming a route's destination on a line (t36-33 01): a gateway there is not the mask's network.
+_DESTINATION = lazy_re.compile(rb"(?i)(?<![A-Za-z0-9])(?:-net|-host|dest(?:ination)?|dst|to|target|route)"
+                               rb"(?![A-Za-z0-9])")
 # nft's bitwise and: `ip saddr & MASK == NET` masks the address after it.
 _AMPERSAND = lazy_re.compile(rb"[^\n&]*&[ \t]*\Z")
 # A mask directly after its address (`10.0.48.0 0.0.0.7`, `A/M`, `A,M`): tied by syntax.
@@ -762,6 +771,11 @@ def _numbered(length: int) -> Callable[[PrefixMove], str | None]:
     return lambda move: str(move.new.prefixlen) if move.old.prefixlen == length else None
 
 
+def is_mask(text: str) -> bool:
+    """A dotted netmask or wildcard (`_is_mask`), for the matcher's passes."""
+    return _is_mask(text)
+
+
 def _is_mask(text: str) -> bool:
     """A dotted netmask or wildcard (ones then zeros, or zeros then ones), never a host's address
     in practice: 255.255.255.248, 0.0.0.7. (0.0.0.0 and 255.255.255.255 are both and neither.)"""
@@ -821,8 +835,14 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
         kin = set(prefix_spellings.owners_of_family(
             family, [(t, prefix_spellings.key_family(data[line_start:s])) for s, _, t in on_line]))
         on_line = [q for q in on_line if q[2] in kin] or on_line
-    before = [(e, t) for s, e, t in on_line if s < start and not _GATEWAY.search(data, line_start, s)]
-    after = [t for s, _, t in on_line if s > start]
+    # A gateway owns no mask on a line that holds another address, before or after the mask
+    # (`{"mask": M, "gw": G, "dest": D}`: D's); on a line of gateways only, the gateway's network,
+    # unless the line names a destination it does not spell as an address (`-net remote gw G netmask M`)
+    held = [q for q in on_line if not _GATEWAY.search(data, line_start, q[0])]
+    if not held and not _DESTINATION.search(data, line_start, line_end):
+        held = on_line
+    before = [(e, t) for s, e, t in held if s < start]
+    after = [t for s, _, t in held if s > start]
     owner: str | None = before[-1][1] if before else (after[0] if after else None)
     previous = max([e for s, e, _ in on_line if s < start], default=line_start)
     if after and _AMPERSAND.match(data, previous, start):

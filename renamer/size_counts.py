@@ -135,6 +135,19 @@ def _network(text: str) -> IPNetwork | None:
         return None
 
 
+_MASK_HEADER = lazy_re.compile(r"(?i)mask")
+
+
+def _is_netmask(text: str) -> bool:
+    """A dotted netmask of ones then zeros (`255.255.255.0`), neither 0.0.0.0 nor all ones."""
+    try:
+        value = int(ipaddress.IPv4Address(text.strip("`*_ ")))
+    except ValueError:
+        return False
+    inverted = value ^ 0xFFFFFFFF
+    return value not in (0, 0xFFFFFFFF) and (inverted & (inverted + 1)) == 0
+
+
 def _row_network(header: list[table_lengths.Cell] | None, row: list[table_lengths.Cell]) -> IPNetwork | None:
     """The network a table row names: an `A/N` cell, or an address cell with a length column."""
     nets = {n for _, _, text in row if (n := _network(text)) is not None}
@@ -144,9 +157,12 @@ def _row_network(header: list[table_lengths.Cell] | None, row: list[table_length
         return None
     column = next((i for i, (_, _, name) in enumerate(header)
                    if table_lengths.LENGTH_HEADER.fullmatch(name)), None)
+    if column is None:  # a mask column (`| IoT | 192.168.40.0 | 255.255.255.0 | 254 |`: t36-33 finding 08)
+        column = next((i for i, (_, _, name) in enumerate(header)
+                       if _MASK_HEADER.search(name) and i < len(row) and _is_netmask(row[i][2])), None)
     if column is None or column >= len(row):
         return None
-    length = row[column][2].strip().lstrip("/")
+    length = row[column][2].strip().strip("`*_ ").lstrip("/")
     addresses = [text.strip("`*_ ") for i, (_, _, text) in enumerate(row)
                  if i != column and text[:1].isdigit()]
     for text in addresses:

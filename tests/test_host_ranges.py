@@ -50,3 +50,12 @@ def test_scans_ends(text: str, ends: tuple[str, str]) -> None:
 ])
 def test_no_scan_range(text: str) -> None:
     assert own_ends(text.encode()) == []
+
+
+def test_an_openvpn_pool_with_its_mask_is_a_range_and_three_members_are_not() -> None:
+    """t36-33 finding 07: `ifconfig-pool A B M` declares A-B; `pool: a, b, c` lists members."""
+    from renamer.context import declared_ends
+    line = b"ifconfig-pool 192.168.40.1 192.168.40.254 255.255.255.0\n"
+    assert declared_ends(line) == [((14, 26), (27, 41))]
+    assert declared_ends(b"pool: 10.0.0.1, 10.0.0.2, 10.0.0.3\n") == []
+    assert declared_ends(b"pool: 10.0.0.1, 10.0.0.2, 255.255.0.0\n") == [((6, 14), (16, 24))]

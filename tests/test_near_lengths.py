@@ -8,6 +8,7 @@ import ipaddress
 import pytest
 
 from renamer.match import Matcher
+from renamer.near_lengths import near
 from renamer.prefix_moves import MASK
 
 MOVES = [("10.0.48.0/24", "10.0.60.0/22"), ("2001:db8:a:10::/64", "2001:db8:b:20::/60"),
@@ -100,3 +101,15 @@ def test_ipcalc_ng_and_sipcalc_blocks_are_left_whole(block: str) -> None:
 def test_a_block_of_a_length_no_move_changes_follows() -> None:
     found = _found(IPCALC_NG.replace("= 23", "= 25").replace("/23", "/25"))
     assert ("10.0.80.1", "10.0.80.1", MASK) not in found
+
+
+def test_a_length_after_a_colon_or_past_a_mask_is_said_never_written() -> None:
+    """t36-33 finding 08: `/24:` opens a clause; a dotted netmask between the address and `/24`."""
+    moves = [(ipaddress.ip_network("192.168.40.0/24"), ipaddress.ip_network("192.168.40.0/22"))]
+    for text in (b"VLAN 192.168.40.0 is a /24: 254 usable hosts, mask 255.255.255.0.\n",
+                 b"net 192.168.40.0 netmask 255.255.255.0 (a /24, 256 addresses)\n",
+                 b"net 192.168.40.0, subnet mask 255.255.252.0, is a /24; see\n"):
+        found = list(near(text, moves))
+        assert [(n.old, n.certain) for n in found] == [("24", False)], text
+    assert list(near(b"net 192.168.40.0 via 10.1.2.3 is a /24\n", moves)) == []  # an address is no mask
+    assert list(near(b"see 192.168.40.0 at /24:ff::1\n", moves)) == []

@@ -18,6 +18,7 @@ from renamer.prefix_moves import (
     OUTSIDE,
     ZONE,
     PrefixMove,
+    length_hits,
     masked_length,
     outside,
     resize_problem,
@@ -416,3 +417,36 @@ def test_masked_length_reads_masks_and_wildcards_right_after_an_address() -> Non
              b"10.9.0.0 255.255.255.255": None, b"10.9.0.0 via 255.255.0.0": None, b"10.9.0.0": None}
     for text, length in cases.items():
         assert masked_length(text, len(b"10.9.0.0")) == length, text
+
+
+def _grow_hits(line: str) -> list[tuple[str, str, str | None]]:
+    move = PrefixMove(ipaddress.ip_network("192.168.40.0/24"), ipaddress.ip_network("192.168.40.0/22"))
+    return [(h.old, h.new, h.refused) for h in length_hits(line.encode(), [move])]
+
+
+@pytest.mark.parametrize("line", [
+    '{"gateway": "192.168.40.1", "mask": "255.255.255.0", "dest": "10.99.0.0"}',
+    "{'gw': '192.168.40.1', 'mask': '255.255.255.0', 'dest': '10.99.0.0'}",
+    '{ next_hop = "192.168.40.1", netmask = "255.255.255.0", to = "10.99.0.0" }',
+    "[:gateway => '192.168.40.1', :mask => '255.255.255.0', :dest => '10.99.0.0']",
+    '{"mask": "255.255.255.0", "default_gw": "192.168.40.1", "dest": "10.99.0.0"}',
+    'route add -net 10.99.0.0 gw 192.168.40.1 netmask 255.255.255.0',
+])
+def test_a_quoted_or_assigned_gateway_owns_no_mask_on_its_line(line: str) -> None:
+    """t36-33 finding 01: the mask is the destination's (another network): no hit."""
+    assert _grow_hits(line) == []
+
+
+@pytest.mark.parametrize("line", [
+    '{"address": "192.168.40.5", "mask": "255.255.255.0", "gateway": "192.168.40.1"}',
+    '{ mask = "255.255.255.0", gateway = "192.168.40.1" }',  # the only address: the gateway's network
+])
+def test_the_moved_networks_own_mask_on_a_one_line_object_follows(line: str) -> None:
+    assert _grow_hits(line) == [("255.255.255.0", "255.255.252.0", None)]
+
+
+def test_a_gateway_alone_on_its_line_owns_the_length_of_its_name_unless_a_destination_is_named() -> None:
+    assert _grow_hits('{"lan_gateway": "192.168.40.1", "lan_mask": "255.255.255.0"}') == \
+        [("255.255.255.0", "255.255.252.0", None)]
+    hits = _grow_hits("lan: 192.168.40.0/24\nroute add -net remote gw 192.168.40.1 netmask 255.255.255.0\n")
+    assert [h[2] for h in hits if h[0] == "255.255.255.0"] == ["mask"]  # said, never rewritten

@@ -70,3 +70,12 @@ def test_count_names_read_by_their_words() -> None:
         assert kind(name) == "maybe", name
     for name in ("disk_size", "ip", "host", "vlan", "hostname", "prefix_length", "hosts_file", "address"):
         assert kind(name) is None, name
+
+
+def test_a_mask_column_gives_the_rows_network_its_length() -> None:
+    """t36-33 finding 08: `| IoT | 192.168.40.0 | 255.255.255.0 | 254 |` is 192.168.40.0/24's row."""
+    move = PrefixMove(ipaddress.ip_network("192.168.40.0/24"), ipaddress.ip_network("192.168.40.0/22"))
+    table = b"| VLAN | Network | Mask | Hosts |\n|---|---|---|---|\n| IoT | 192.168.40.0 | 255.255.255.0 | 254 |\n"
+    assert [(m.old.strip(), m.new.strip()) for m in count_matches(table, "t.md", [], [move])] == [("254", "1022")]
+    other = table.replace(b"| Mask |", b"| Gateway |")  # no mask column: no length, no count
+    assert count_matches(other, "t.md", [], [move]) == []

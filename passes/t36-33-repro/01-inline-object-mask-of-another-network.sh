@@ -4,7 +4,7 @@
 # {"gateway": "192.168.40.1", "mask": "255.255.255.0", "dest": "10.99.0.0"} becomes mask
 # 255.255.252.0 under 192.168.40.0/24 -> /22: the route now covers 10.99.0.0/22. Sweep 0, verify OK.
 # The same object in YAML flow style, or with an integer length, is left (right).
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r03 "192.168.40.0/24: 192.168.40.0/22"
 printf '[{"gateway": "192.168.40.1", "mask": "255.255.255.0", "dest": "10.99.0.0"}]\n' > routes.json
 printf 'routes = [{ gateway = "192.168.40.1", mask = "255.255.255.0", dest = "10.99.0.0" }]\n' > routes.tf

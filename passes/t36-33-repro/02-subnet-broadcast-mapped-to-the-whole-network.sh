@@ -6,7 +6,7 @@
 # 255.255.255.128 { option broadcast-address 10.20.3.255; }`. The /25 keeps its length (a longer
 # length keeps its own), so its broadcast is 10.20.0.255; 10.20.3.255 lies outside the subnet.
 # Sweep 0, verify OK.
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r21 "192.168.40.0/24: 10.20.0.0/22"
 printf 'ip addr add 192.168.40.130/25 brd 192.168.40.255 dev eth1\n' > up.sh
 printf 'auto eth1\niface eth1 inet static\n  address 192.168.40.130\n  netmask 255.255.255.128\n  broadcast 192.168.40.255\n' > interfaces

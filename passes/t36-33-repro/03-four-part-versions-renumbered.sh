@@ -4,7 +4,7 @@
 # AssemblyFileVersion, MSBuild <Version>, pip `==`, prose "driver 10.0.0.7". Sweep 0, verify OK:
 # builds now stamp/ask for versions that do not exist (foo==10.9.0.2). The version guard exists for
 # three-part heads (`version: 10.0.0` is left, docs/matching.md) but not for a full dotted quad.
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r09 "10.0.0.0/24: 10.9.0.0/24"
 printf '{"name": "app", "version": "10.0.0.12", "server": "10.0.0.5"}\n' > package.json
 printf '[assembly: AssemblyVersion("10.0.0.1")]\n[assembly: AssemblyFileVersion("10.0.0.1")]\n' > AssemblyInfo.cs

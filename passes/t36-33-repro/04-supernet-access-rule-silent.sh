@@ -4,7 +4,7 @@
 # is silent when the move leaves it (192.168.40.0/24 -> 10.20.0.0/22): the moved hosts are refused after
 # the sweep, verify OK. Control: the same supernet spelled from the old network's own address
 # (allow 192.168.40.0/16 style, i.e. 10.80.0.0/16 under 10.80.0.0/24 -> 10.90.0.0/24) IS a residual.
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r01 "192.168.40.0/24: 10.20.0.0/22"
 cat > nginx.conf <<'X'
 location /admin {

@@ -4,7 +4,7 @@
 # pod CIDR 10.60.0.0/16 (and a route to 10.60.8.0/22 via another router): after the sweep the LAN
 # overlaps all three; sweep 0, verify --strict OK. A host or a narrower network inside 10.60.8.0/21
 # (control: 10.60.15.7) IS listed as a collision.
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r02 "10.42.0.0/21: 10.60.8.0/21"
 printf 'lan: 10.42.0.0/21\ngw: 10.42.0.1\n' > lan.yml
 printf 'vlans:\n  iot:\n    cidr: 10.60.0.0/20\n    gateway: 10.60.0.1\n' > vlans.yml

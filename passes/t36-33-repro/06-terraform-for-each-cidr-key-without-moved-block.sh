@@ -5,7 +5,7 @@
 # old instance and creates a new one (for an aws_subnet: a subnet replaced). An old ADDRESS as a
 # key gets a `moved` block (docs/matching.md "Terraform for_each instance keys": "An old address is
 # a key as well"); a network's CIDR does not.
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r20 "192.168.40.0/24: 10.20.0.0/22"
 cat > main.tf <<'X'
 resource "terraform_data" "subnet" {

@@ -6,7 +6,7 @@
 # holds for dnsmasq, ASA, Kea, ISC... (controls below) but not here. In the controls, the mask beside
 # the range they hold back IS rewritten: `dhcp-range=192.168.40.1,192.168.40.254,255.255.252.0`
 # is left half-moved (old range, new mask) until the operator acts.
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r19 "192.168.40.0/24: 10.20.0.0/22"
 printf 'ifconfig-pool 192.168.40.1 192.168.40.254 255.255.255.0\n' > server.conf
 printf 'dhcp-range=192.168.40.1,192.168.40.254,255.255.255.0,12h\n' > dnsmasq.conf

@@ -2,7 +2,7 @@
 # Finding 08: where the sweep rewrites a dotted mask, the old length and the old counts beside it on
 # the same line or table row are neither rewritten nor said, although the same words on a line with
 # no mask are a `mask` residual / a count that follows (controls a. and t.md).
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r04 "192.168.40.0/24: 192.168.40.0/22"
 cat > README.md <<'X'
 a. The IoT VLAN 192.168.40.0 is a /24 with 254 usable hosts.

@@ -6,7 +6,7 @@
 # 192.168.40.201 (outside the /25). Controls (not in this script, seen refused): Ansible ipmath(200),
 # nthhost(200), cidrhost(local.base, 200), cidrhost(var.lan, var.vip_host) with terraform.tfvars,
 # and Python NET[200].
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r08 "192.168.40.0/24: 192.168.40.0/25"
 cat > gen.py <<'X'
 import ipaddress

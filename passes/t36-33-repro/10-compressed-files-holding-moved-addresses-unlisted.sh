@@ -4,7 +4,7 @@
 # Control: the same .gz under `renames.addresses` (192.168.40.5 -> 10.20.0.5) is listed and
 # `verify --strict` fails ("1 current-state file skipped unread"), as docs/reliability.md
 # (t28 finding 21, sweep/compressed.py) describes.
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r17 "192.168.40.0/24: 10.20.0.0/22"
 printf 'nas: 192.168.40.5\n' > old.yml; gzip -c old.yml > backup-cfg.yml.gz; rm old.yml
 mkdir -p x/xl; printf '<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>nas</t></si><si><t>192.168.40.5</t></si><si><t>192.168.40.0/24</t></si></sst>' > x/xl/sharedStrings.xml

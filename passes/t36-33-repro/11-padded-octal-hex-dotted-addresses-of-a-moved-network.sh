@@ -4,7 +4,7 @@
 # (0xc0.0xa8.0x28.0x05) are neither rewritten nor said: 0 residuals, 0 near-misses. For a renamed
 # ADDRESS docs/matching.md makes a padded spelling a `zero-padded` near-miss, and a moved network's
 # address as one number (3232245765) is a `number-address` residual (control, same file).
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r14 "192.168.40.0/24: 10.20.0.0/22"
 printf 'nas: 192.168.040.005\nlan: 192.168.040.000/24\nprinter: 192.168.40.05\n' > hosts.yml
 printf 'ping -c1 0300.0250.050.05\nping -c1 0xc0.0xa8.0x28.0x05\nping -c1 3232245765\n' > check.sh

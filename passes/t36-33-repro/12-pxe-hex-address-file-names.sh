@@ -4,7 +4,7 @@
 # are neither renamed nor said under a network move; a file named by the dotted address
 # (host_vars/192.168.40.5.yml) is renamed (control). After the move 10.20.0.5 asks for 0A140005,
 # 0A14000, ... and boots `default` instead of its own config.
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r15 "192.168.40.0/24: 10.20.0.0/22"
 mkdir -p host_vars tftpboot/pxelinux.cfg tftpboot/grub
 printf 'role: nas\n' > host_vars/192.168.40.5.yml

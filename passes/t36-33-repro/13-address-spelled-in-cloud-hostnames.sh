@@ -3,7 +3,7 @@
 # private DNS names (AWS ip-A-B-C-D.ec2.internal / REGION.compute.internal, also k8s node names of
 # EKS, and GCP/Azure-style "ip-" names), is neither rewritten nor said after the network moves;
 # the same dashed address under sslip.io IS a `wildcard-dns` residual (control).
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r06 "192.168.40.0/24: 10.20.0.0/22"
 cat > nodes.yml <<'X'
 workers:

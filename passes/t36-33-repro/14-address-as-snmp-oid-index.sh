@@ -3,7 +3,7 @@
 # ipAdEntIfIndex.A, .1.3.6.1.2.1.4.20.1.3.A, ipRouteNextHop.A, Zabbix/LibreNMS/Telegraf items) is
 # neither rewritten nor said: the agent address on the same line moves, the index keeps the old
 # address, the poll returns "No Such Instance" after the move. Sweep 0, verify OK.
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r07 "192.168.40.0/24: 10.20.0.0/22"
 cat > snmp.sh <<'X'
 snmpget -v2c -c public 192.168.40.1 IP-MIB::ipAdEntNetMask.192.168.40.1

@@ -5,7 +5,7 @@
 # address from prefix-len, it now reaches 2001:db8:b:ffff:..., 255 /56s that are not this site's).
 # The sweep writes it and calls it a `tied-length` choice ("decide delegated-len and prefix-len").
 # Here prefix-len is the pool's own length, in the same object as its prefix, equal to the subnet's.
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r11 "2001:db8:a::/48: 2001:db8:b:100::/56"
 cat > kea.json <<'X'
 {"Dhcp6": {"subnet6": [{"id": 1, "subnet": "2001:db8:a::/48",

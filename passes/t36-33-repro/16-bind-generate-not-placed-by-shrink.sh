@@ -5,7 +5,7 @@
 # control). It writes, and says only `prefix` ("a head a placeholder completes") for the A lines and
 # a zone-level `reverse-zone` note for the PTR zone; the range and the hosts it cannot place are
 # never named.
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r10 "192.168.40.0/24: 192.168.40.0/25"
 cat > db.lab <<'X'
 $ORIGIN lab.

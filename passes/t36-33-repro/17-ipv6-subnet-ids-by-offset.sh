@@ -5,7 +5,7 @@
 # out of the /48; under 2001:db8:a::/48 -> /52 those subnet IDs no longer exist in the prefix
 # (a /52 leaves 12 bits: ids up to 0xfff). The same subnets written as addresses are refused
 # (control: guest 2001:db8:a:f001::/64). Here: sweep writes, no word about the ids.
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r05 "2001:db8:a::/48: 2001:db8:a::/52"
 cat > network <<'X'
 config globals 'globals'

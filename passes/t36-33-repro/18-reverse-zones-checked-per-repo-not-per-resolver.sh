@@ -3,7 +3,7 @@
 # reverse zone (unbound local-zone, dnsmasq local=/ and server=/...in-addr.arpa/). verify asks for
 # 41-43.168.192.in-addr.arpa at the unbound line; once unbound names them, verify says OK although
 # dnsmasq still answers/forwards only 40.168.192.in-addr.arpa (PTR queries for .41-.43 leak upstream).
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r13 "192.168.40.0/24: 192.168.40.0/22"
 printf 'server:\n  local-zone: "40.168.192.in-addr.arpa." static\n  local-data-ptr: "192.168.40.5 nas.lab"\n  private-address: 192.168.40.0/24\n' > unbound.conf
 printf 'local=/40.168.192.in-addr.arpa/\nrev-server=192.168.40.0/24,192.168.40.1\nserver=/40.168.192.in-addr.arpa/192.168.40.1\n' > dnsmasq.conf

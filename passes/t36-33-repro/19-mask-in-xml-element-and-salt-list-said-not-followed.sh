@@ -3,7 +3,7 @@
 # a Windows DHCP export (Export-DhcpServer XML) <Scope> holding <ScopeId> and <SubnetMask>, and a
 # Salt `network.managed` state whose arguments are a YAML list of one-key maps (- ipaddr: / - netmask:).
 # The same pair as sibling keys of one YAML mapping, a Puppet hash or cloud-init follows (control).
-. /work/t36-33/repro/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkrepo /tmp/t36-33/r12 "192.168.40.0/24: 192.168.40.0/22"
 cat > dhcp-export.xml <<'X'
 <DHCPServer><IPv4><Scopes>

@@ -1,5 +1,5 @@
 # shared helper: mkrepo DIR "OLD: NEW" ... ; files are written by caller after mkrepo; then swp DIR
-R=/work/t36-33/.venv/bin/renamer
+R=${RENAMER:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/.venv/bin/renamer}  # the repo's .venv unless RENAMER names one
 mkrepo() {
   d=$1; shift
   rm -rf "$d"; mkdir -p "$d"; cd "$d"; git init -q; git config user.email t@t; git config user.name t

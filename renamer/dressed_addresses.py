@@ -21,7 +21,7 @@ import ipaddress
 from collections.abc import Iterable
 
 from renamer import lazy_re
-from renamer.names import IPNetwork
+from renamer.names import IPNetwork, v4_renames
 from renamer.occurrences import Match
 
 REASON = "dressed-address"
@@ -36,12 +36,7 @@ class DressedAddresses:
 
     def __init__(self, addresses: Iterable[tuple[str, str]],
                  networks: Iterable[tuple[IPNetwork, IPNetwork]] = ()) -> None:
-        self._renamed: dict[ipaddress.IPv4Address, str] = {}
-        for old, new in addresses:
-            try:
-                self._renamed[ipaddress.IPv4Address(old)] = new
-            except ValueError:
-                continue
+        self._renamed = v4_renames(addresses)
         self._moves = [(old, new) for old, new in networks if old.version == 4]
         literals: set[bytes] = set()
         if self._moves or self._renamed:

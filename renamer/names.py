@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from renamer import lazy_re
@@ -64,6 +65,17 @@ def parse_network(text: str) -> IPNetwork | None:
         return ipaddress.ip_network(text, strict=True)
     except ValueError:
         return None
+
+
+def v4_renames(addresses: Iterable[tuple[str, str]]) -> dict[ipaddress.IPv4Address, str]:
+    """The renamed IPv4 addresses of `addresses` (old, new), the old one parsed; others left out."""
+    out: dict[ipaddress.IPv4Address, str] = {}
+    for old, new in addresses:
+        try:
+            out[ipaddress.IPv4Address(old)] = new
+        except ValueError:
+            continue
+    return out
 
 
 def reverse_name(address: IPAddress) -> str:

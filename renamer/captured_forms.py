@@ -51,7 +51,8 @@ _HAPROXY_WORDS = (b"hdr_", b"sni", b"_beg", b"_dom", b"-m beg", b"-m end", b"-m 
 _HAPROXY_STOP = frozenset((b"if", b"unless", b"or", b"||", b"!"))
 _META = lazy_re.compile(rb"[*?\[\\(|^$+{%]")
 # A partial IPv4 address: two or three octets, optionally a trailing dot; nothing of an address after
-_PARTIAL = lazy_re.compile(rb"(?<![\w.:/-])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){1,2})\.?(?![\w./:%*-])")
+# (a backslash after it continues the address in an escaped spelling: `10.250.50\.5\4` in a shell)
+_PARTIAL = lazy_re.compile(rb"(?<![\w.:/-])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){1,2})\.?(?![\w./:%*\\-])")
 _WRAPPERS = ("hosts.allow", "hosts.deny")
 # A MySQL account's host mask with LIKE wildcards, or a `host` key's value holding `%`
 _ACCOUNT = lazy_re.compile(rb"""@[ \t]*(?P<q>['"`])(?P<text>[A-Za-z0-9.%_-]*[%_][A-Za-z0-9.%_-]*)(?P=q)""")

@@ -106,7 +106,9 @@ def pattern_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[in
             if new is None:
                 continue
             old = olds[new]
-            if any(spelling in token.lower() for spelling in own[new]):
+            # An address listed in a group of alternatives is one address_patterns.py rewrites in
+            # place (`10.42.1.(91|92)` -> `10.42.1.(95|92)`); a host's group is left to a person.
+            if any(spelling in token.lower() for spelling in own[new]) or _listed(token, new):
                 continue
             if _matched_in(token, (old,)) == old:
                 continue  # it held the machine before the rename and holds it after
@@ -114,7 +116,8 @@ def pattern_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[tuple[in
     if b"|" in data and b"(" in data:  # `^db0(1|2|3)$`: a group of alternatives (patterns._alternations)
         reverse = {new: old for old, new in pairs}
         for hit in patterns._alternations(data, list(news), patterns.fragments(list(news)), reverse):
-            if any(spelling in data[hit.start:hit.end].lower() for spelling in own[hit.old]):
+            if any(spelling in data[hit.start:hit.end].lower() for spelling in own[hit.old]) \
+                    or _listed(data[hit.start:hit.end], hit.old):
                 continue
             if not any(s < hit.end and hit.start < e for s, e, _, _ in out):
                 out.append((hit.start, hit.end, reverse[hit.old], hit.old))
@@ -246,6 +249,30 @@ def _only(span: bytes, new: str) -> bool:
     return bool(found) and all(address == new for address in found)
 
 
+_GROUP = lazy_re.compile(rb"\(\??:?([^()|]*(?:\|[^()|]*)+)\)")
+
+
+def enumerates(token: bytes, new: str) -> bool:
+    """Whether a group of alternatives in `token` lists `new` by name (`10.42.1.(95|92|93)`,
+    `^(db03|web02)$`): whoever wrote it (the sweep writes it from the old value's alternative)
+    meant that machine; only a wildcard takes in machines nobody listed."""
+    text = token.replace(b"\\.", b".").replace(b"[.]", b".")
+    groups = list(_GROUP.finditer(text))
+    if not groups or len(groups) > 4:
+        return False
+    expansions = [b""]
+    last = 0
+    for group in groups:
+        branches = group.group(1).split(b"|")
+        expansions = [e + text[last:group.start()] + b for e in expansions for b in branches][:256]
+        last = group.end()
+    return any(spells(e + text[last:], new) for e in expansions)
+
+
+def _listed(token: bytes, new: str) -> bool:
+    return _v4(new) is not None and enumerates(token, new)
+
+
 def file_references(path: str, data: bytes, hosts: Sequence[tuple[str, str]],
                     addresses: Sequence[tuple[str, str]]) -> list[Reference]:
     """The `captured` residuals of one file (pure: bytes in, references out)."""
@@ -259,8 +286,8 @@ def file_references(path: str, data: bytes, hosts: Sequence[tuple[str, str]],
     spans = [(r.line, r.column) for r in out]
     for start, end, old, new in set_hits(data, hosts):
         line, column, text = _place(data, start)
-        if (line, column) in spans:
-            continue
+        if (line, column) in spans or spells(data[start:end], new):
+            continue  # (a set naming the new value itself: the sweep wrote it from the old one's)
         token = data[start:end].decode("utf-8", "replace")
         out.append(Reference(path, line, column, old, new, RESIDUAL, REASON,
                              f"`{token}` names {new} and not {old}: after the rename {new} is a member of a "

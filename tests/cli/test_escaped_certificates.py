@@ -77,8 +77,10 @@ def test_g31_a_certificate_in_an_escaped_string_is_named(repo: Repo, run: Run, t
     for name, at in (("vault.json", "1:"), ("values.yaml", "2:"), ("bundle.json", "1:"), ("continued.yaml", "1:"),
                      ("tls.env", "1:"), ("app.toml", "1:")):
         for old in ("web01.lab.example", "10.0.0.70"):
-            assert any(line.startswith(f"  {name}:{at}") and f": {old} (certificate:" in line
+            assert any(line.startswith(f"  {name}:{at}") and f": {old} (certificate" in line
                        for line in done.stdout.splitlines()), (name, old, done.stdout)
+    # lines sharing an explanation name it (`why: certificate #1`), said once under Why (t35 finding 23)
+    assert "issue a new certificate for the new name and address" in done.stdout, done.stdout
     assert "other.json" not in done.stdout and "key.json" not in done.stdout
     for name, content in files.items():
         if name != "values.yaml":

@@ -46,6 +46,10 @@ _V6_ROUTE = lazy_re.compile(rb"(?im)^[ \t]*(?:ipv6[ \t]+route|ip[ \t]+-6[ \t]+ro
                             rb"|route[ \t]+(?:-6|-A[ \t]*inet6)|Destination[ \t]*=)")
 
 
+_PEER_ROUTES = lazy_re.compile(rb"(?i)[ \t]*(?:list[ \t]+|option[ \t]+)?[\"']?allowed[-_]?ips[\"']?"
+                               rb"[ \t]*[=:]")
+
+
 def left_blocks(old: Net, new: Net) -> list[Net]:
     """The networks wider than `old` that hold it and do not hold all of `new` (widest first)."""
     if old.version != new.version:
@@ -64,9 +68,11 @@ class WideNets:
 
     def __init__(self, moves: Iterable[tuple[Net, Net]]) -> None:
         self.blocks: dict[Net, Net] = {}  # left block -> the old network it holds (the first move's)
+        self._denied: dict[Net, tuple[bytes, ...]] = {}  # old network -> `!old`, `!new` as written
         literals: set[bytes] = set()
         heads: dict[bytes, Net] = {}
         for old, new in moves:
+            self._denied.setdefault(old, (f"!{old}".encode(), f"!{new}".encode()))
             for block in left_blocks(old, new):
                 self.blocks.setdefault(block, old)
                 literals.add(f"{block.network_address}/".encode())
@@ -102,6 +108,14 @@ class WideNets:
         for start, end, block in self._found(data, rel):
             if any(s < end and start < e for s, e in taken):
                 continue  # the matcher's (a literal spelled from the old network's address) or decided
+            line_start = data.rfind(b"\n", 0, start) + 1
+            if any(denied in data[line_start:start] for denied in self._denied.get(self.blocks[block], ())):
+                continue  # `!10.0.48.0/24, 10.0.0.0/16` (first match): the moved network was kept out
+            if _PEER_ROUTES.match(data, line_start) is not None:
+                # WireGuard's AllowedIPs: the networks sent to a peer, often computed around the LAN
+                # (everything less it): holding the old range after the move is what it is for;
+                # host_access.py reads these lists (the new network landing inside an entry)
+                continue
             taken.append((start, end))
             text = data[start:end].decode("ascii", "replace")
             old = self.blocks[block]

@@ -130,13 +130,16 @@ def test_an_inventory_host_the_move_gave_its_new_address_is_none_after_the_sweep
     assert run(root, "verify", "--strict").exit_code == 0
 
 
-def test_a_computed_network_elsewhere_or_holding_the_new_one_is_none(repo: Repo, run: Run) -> None:
+def test_a_computed_network_elsewhere_is_none_and_one_holding_the_new_one_is_a_collision(repo: Repo,
+                                                                                          run: Run) -> None:
+    # b (10.0.56.0/21) is a network in use that the moved one lands inside and never overlapped the
+    # old one: a collision since t36-33 finding 05 (a VLAN /20, a pod CIDR); a and c are elsewhere
     tf = ('locals {\n  a = cidrsubnet("10.0.0.0/16", 8, 70)\n  b = cidrsubnet("10.0.0.0/16", 5, 7)  # 10.0.56.0/21: holds the new network\n'
           '  c = cidrhost("10.0.0.0/16", 1)\n}\n')
     root = repo({"main.tf": tf, "hosts.txt": "10.0.48.7 nas\n"}, config=_config("10.0.48.0/24: 10.0.60.0/22"),
                 allowlist=ALLOW)
-    assert _collisions(run, root) == []
-    assert run(root, "sweep", "--dry-run", "--strict").exit_code == 0
+    assert _collisions(run, root) == [("main.tf", "10.0.56.0/21")]
+    assert run(root, "sweep", "--dry-run", "--strict").exit_code == 1
 
 
 def test_ansible_and_python_neighbours_a_grow_in_place_swallows(repo: Repo, run: Run) -> None:

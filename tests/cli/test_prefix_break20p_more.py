@@ -269,8 +269,10 @@ def test_a_grow_over_networks_in_use_is_a_collision(repo: Repo, run: Run) -> Non
     assert strict.exit_code == 1, strict.stdout
     assert "error: collision: 10.0.48.16" in strict.stdout, strict.stdout
     # a shrink and an equal-length move swallow nothing (the repo keeps dns/sites/lab.yaml, whose nas
-    # stands where the equal-length move lands: that one collision only, g31-gaps33)
-    for networks, landed in (("10.0.48.0/28: 10.0.48.0/29", []), ("10.9.0.0/24: 10.10.0.0/24", ["10.10.0.9"])):
+    # stands where the equal-length move lands, g31-gaps33; and other.conf's `lan 10.10.0.0/23`, a
+    # network in use the equal-length move lands inside: t36-33 finding 05)
+    for networks, landed in (("10.0.48.0/28: 10.0.48.0/29", []),
+                             ("10.9.0.0/24: 10.10.0.0/24", ["10.10.0.0/23", "10.10.0.9"])):
         root = repo({"net.yaml": files["net.yaml"], "netplan/01.yaml": files["netplan/01.yaml"]},
                     config=_config(networks), allowlist=ALLOW)
         found = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)["collisions"]

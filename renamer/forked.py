@@ -24,6 +24,8 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from renamer import interrupts
+
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
@@ -50,7 +52,7 @@ def fork_map(task: Callable[[Item], Result], items: Iterable[Item], workers: int
     pool: list[_Worker] = []
     finished = False
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _stops_held():
             warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (3.12+)
             for _ in range(max(1, workers)):
                 pool.append(_Worker.start(task, pool))
@@ -88,6 +90,7 @@ def _dispatch(pool: list[_Worker], items: Iterator[tuple[int, Any]], ordered: bo
                 selector.unregister(key.fd)
                 idle.append(worker)
                 index, ok, value = worker.take()
+                interrupts.stop_if_asked()  # a SIGTERM whose raise was swallowed: the scan stops here
                 if not ok:
                     raise value
                 if not ordered:
@@ -101,6 +104,21 @@ def _dispatch(pool: list[_Worker], items: Iterator[tuple[int, Any]], ordered: bo
                         yield waiting.pop(turn)
                         turn += 1
                 more = more and feed()
+
+
+@contextlib.contextmanager
+def _stops_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP recorded while workers are forked, raised again after, as the
+    handlers then in place take them: a worker inherits the recording handler until it ignores
+    them, and the parent has every worker in its pool, to end, when the stop is raised. Before,
+    one sent to the process group as a worker was forked raised in the worker before it ignored
+    it, and the worker ran on as a second renamer (its own "renamer: aborted", the parent's pool
+    torn down under it); or raised in the parent before the worker it had just forked was
+    recorded, which was then never ended."""
+    with interrupts.deferred() as stops:
+        yield
+    if stops.received is not None:
+        signal.raise_signal(stops.received)
 
 
 class _Worker:

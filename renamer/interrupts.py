@@ -30,9 +30,30 @@ def handled(signals: tuple[signal.Signals, ...], handler: Handler) -> Iterator[N
             signal.signal(number, previous)
 
 
+class _Asked:
+    """A stop asked for by a signal, kept until the command ends (`forget`): the exception the
+    handler raises can land where Python swallows it (a weakref callback or `__del__` running at
+    that moment prints "Exception ignored" and goes on), and the command then must still stop at
+    its next safe point (`stop_if_asked`), never run on to write and commit (a SIGHUP once did)."""
+
+    signum: int | None = None
+
+
 def raise_interrupt(signum: int, frame: Any) -> None:
     """A handler that makes a signal (SIGTERM, SIGHUP) interrupt like Ctrl-C."""
+    _Asked.signum = signum
     raise KeyboardInterrupt
+
+
+def stop_if_asked() -> None:
+    """Raise the interrupt a signal asked for, where its first raise was swallowed."""
+    if _Asked.signum is not None:
+        raise KeyboardInterrupt
+
+
+def forget() -> None:
+    """The command is over: a later command in this process starts with no stop asked."""
+    _Asked.signum = None
 
 
 @contextlib.contextmanager

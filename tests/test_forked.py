@@ -164,3 +164,45 @@ def test_a_caller_that_stops_early_ends_the_busy_workers() -> None:
 def test_a_result_that_cannot_travel_is_an_error() -> None:
     with pytest.raises(RuntimeError, match="cannot travel"):
         list(fork_map(lambda item: (lambda: item), range(2), 2))
+
+
+@needs_fork
+def test_a_stop_sent_while_workers_fork_reaches_the_parent_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGTERM (as raised by renamer's handler) arriving as a worker is forked: recorded until
+    every worker ignores it, then raised in the parent, every worker reaped. Before, one raised
+    in a worker before it set SIG_IGN, and the worker ran on as a second renamer."""
+    import signal
+
+    from renamer import interrupts
+
+    started = forked._Worker.start
+
+    def start_then_stop(task: Callable[[int], int], siblings: list[forked._Worker]) -> forked._Worker:
+        worker = started(task, siblings)
+        os.kill(os.getpid(), signal.SIGTERM)  # recorded: raised once the pool is formed
+        return worker
+
+    monkeypatch.setattr(forked._Worker, "start", staticmethod(start_then_stop))
+    before = _children()
+    try:
+        with interrupts.handled((signal.SIGTERM,), interrupts.raise_interrupt), \
+                pytest.raises(KeyboardInterrupt):
+            list(fork_map(lambda item: item, range(50), 3))
+    finally:
+        interrupts.forget()
+    assert _children() <= before
+
+
+@needs_fork
+def test_a_worker_ignores_the_stops_and_holds_none_back() -> None:
+    """A worker starts with Ctrl-C, SIGTERM and SIGHUP ignored and none of them blocked (blocked,
+    a pending one would stay queued; ignored, it is dropped)."""
+    import signal
+
+    def state(item: int) -> tuple[list[object], set[int]]:
+        stops = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+        return [signal.getsignal(n) for n in stops], set(signal.pthread_sigmask(signal.SIG_BLOCK, []))
+
+    for handlers, blocked in fork_map(state, range(4), 2):
+        assert handlers == [signal.SIG_IGN] * 3
+        assert not blocked & {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}

@@ -54,16 +54,25 @@ CASES: list[tuple[str, Callable[[], object]]] = [
 ]
 
 
-# Round 17's grammars take 0.04-0.13 s here on a loaded 2-core machine and took 15-35 s before
-# they were made linear (at these sizes): 2 s tells the two apart on a busier CI machine too.
-_BOUND = {name: 2.0 for name, _ in CASES[8:]}
+# Round 17's grammars took 15-35 s at these sizes before they were made linear; now 0.04-0.6 s
+# on a quiet 2-core machine (format-bounded-loops the slowest: 0.58 s, 1.07 s at twice the line,
+# 1.65 s at four times), and four times that under a full suite's load: 5 s tells the two apart.
+_BOUND = {name: 5.0 for name, _ in CASES[8:]}
 
 
 @pytest.mark.parametrize(("name", "call"), CASES, ids=[name for name, _ in CASES])
 def test_a_hostile_line_is_read_in_linear_time(name: str, call: Callable[[], object]) -> None:
-    started = time.monotonic()
-    call()
-    assert time.monotonic() - started < _BOUND.get(name, 0.5), name
+    """The least of up to three runs: a busy machine only adds to a run's time (CI once took
+    2.1 s for a 0.1 s case, its 11,000 tests spread over every core), the work itself does not
+    shrink, so the quickest run is the measure, and a square growth stays seconds in each."""
+    taken = []
+    for _ in range(3):
+        started = time.monotonic()
+        call()
+        taken.append(time.monotonic() - started)
+        if taken[-1] < _BOUND.get(name, 0.5):
+            break
+    assert min(taken) < _BOUND.get(name, 0.5), (name, taken)
 
 
 def test_the_rewritten_patterns_still_read_what_they_read() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from renamer import debug
+from renamer import debug, interrupts
 from renamer.errors import EXIT_INTERRUPTED, EXIT_USAGE, Interrupted, RenamerError
 from renamer.interrupts import terminate_as_interrupt
 from renamer.printable import printable
@@ -22,6 +22,7 @@ def run(group: click.Group, argv: list[str] | None) -> int:
     try:
         return _run(group, args)
     finally:
+        interrupts.forget()
         debug.disable()  # an in-process caller's next command starts without -vv's logs
 
 

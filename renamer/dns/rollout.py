@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from renamer import debug
+from renamer import debug, interrupts
 from renamer.dns import applies, confirm
 from renamer.dns.answers import NoAnswer, Querier, ResolverReport
 from renamer.dns.backend import Backend, backend_for
@@ -156,6 +156,7 @@ class Rollout:
                     if self.verify:
                         self._verify(plan.resolver, outcome, left=plan.left_in_place)
                     continue
+                interrupts.stop_if_asked()  # a stop whose raise was swallowed: before this resolver's write
                 changed.append((plan, outcome))
                 with debug.timed(f"dns apply {plan.resolver.name}"):
                     self._apply_one(plan, outcome)

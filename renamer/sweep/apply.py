@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import debug, vcs, vcs_listing, vcs_status
+from renamer import debug, interrupts, vcs, vcs_listing, vcs_status
 from renamer.atomic import fsync_folder, write_new
 from renamer.errors import Interrupted, RenamerError, UnsafeError
 from renamer.interrupts import Deferred, deferred
@@ -60,6 +60,7 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
     edited = [c for c in plan.changes if c.edits]
     targets = [c.new_path or c.path for c in edited]
     commits: list[str] = []
+    interrupts.stop_if_asked()  # a SIGTERM/SIGHUP whose raise was swallowed mid-scan: nothing is written
     with sweep_lock(root):
         for rel in targets + [p for pair in plan.renames for p in pair]:
             inside(root, rel, "write")

@@ -34,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from renamer import lazy_re, vcs_status
+from renamer import interrupts, lazy_re, vcs_status
 from renamer.classify import EXCLUDED, RECORD
 from renamer.config import Renames, matcher_of
 from renamer.config_renames import read_renames
@@ -1255,6 +1255,7 @@ def apply_undo(root: Path, plan: UndoPlan, *, hooks: bool = True) -> str:
     if vcs_status.head_sha(root) != plan.head:
         raise UnsafeError(f"{root}: HEAD moved while the undo was planned: run renamer undo again")
     untracked = check_clean(root, plan)  # the user's untracked files, none where the undo writes
+    interrupts.stop_if_asked()
     with deferred() as signals:  # Ctrl-C or SIGTERM between the checkout and the commit waits for both
         _git(root, "read-tree", "-m", "-u", plan.head, plan.tree)
         try:

@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,7 +77,7 @@ def free_port(address: str = "127.0.0.1") -> int:
         pick = random.SystemRandom()
         for _ in range(200):
             port = pick.randrange(_LOWEST, low)
-            if port not in _HANDED_OUT and _bindable(address, port):
+            if port not in _HANDED_OUT and _bindable(address, port) and _reserve(port):
                 _HANDED_OUT.add(port)
                 return port
     for _ in range(50):
@@ -88,11 +89,46 @@ def free_port(address: str = "127.0.0.1") -> int:
                     tcp.bind((address, port))
                 except OSError:
                     continue
-            if port in _HANDED_OUT:
+            if port in _HANDED_OUT or not _reserve(port):
                 continue
             _HANDED_OUT.add(port)
             return port
     raise OSError("no free port found")
+
+
+def _reserve(port: int) -> bool:
+    """Claim `port` for this process against every other process of this user that picks ports
+    here (the test suite's parallel workers each start daemons): a file per port in a private
+    folder, naming the pid that holds it. Two workers once picked the same free port, one's
+    dnsmasq bound it first, the other's failed ("Address already in use"). A claim whose process
+    has ended is taken over; where the folder cannot be used, the port is taken unclaimed."""
+    folder = Path(tempfile.gettempdir()) / f"renamer-ports-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        if folder.is_symlink() or folder.stat().st_uid != os.getuid():
+            return True
+    except OSError:
+        return True
+    claim = folder / str(port)
+    for _ in range(2):
+        try:
+            fd = os.open(claim, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except FileExistsError:
+            try:
+                holder = int(claim.read_text() or "-1")  # -1: its pid not written yet
+            except (OSError, ValueError):
+                holder = 0
+            if holder < 0 or holder == os.getpid() or (holder and _alive(holder)):
+                return False
+            with contextlib.suppress(OSError):
+                claim.unlink()
+            continue
+        except OSError:
+            return True
+        with os.fdopen(fd, "w") as out:
+            out.write(str(os.getpid()))
+        return True
+    return False
 
 
 _HANDED_OUT: set[int] = set()  # ports this process was given: a daemon may not have bound them yet

@@ -132,15 +132,19 @@ def _sweep(ctx: click.Context, out: Output, paths: tuple[Path, ...], request: Sw
         _show(out, result, fmt, commit, show_secrets)
         if result.applied.commits and (result.applied.interrupted or signals.received is not None):
             out.info("renamer: interrupted after the commit: the sweep is complete")
-    _collision_note(out, result.collisions, strict)
+    _collision_note(out, result.collisions, strict, written=True)
     if result.undecided:  # like `git merge` with conflicts: written, and something is left to decide
         out.info(f"renamer: left for a decision: {result.undecided} (listed above); "
                  "`renamer verify` fails until each is decided")
         return 1
-    failing = [c for c in result.collisions if c.strict_failure or c.refused]
-    if strict and failing:
-        out.echo(f"renamer: --strict: {plural(len(failing), 'collision')} `renamer verify --strict` fails on "
-                 "(listed above): written, left for a decision", err=True, nl=True)
+    failing = [c for c in result.collisions if c.failing_once_written]
+    unseen = [c for c in result.collisions if c.strict_failure and not c.failing_once_written]
+    if strict and (failing or unseen):
+        whys = [f"{plural(len(failing), 'collision')} `renamer verify --strict` fails on"] if failing else []
+        whys += [f"{plural(len(unseen), 'collision')} in one file that verify cannot tell once written"
+                 ] if unseen else []
+        out.echo(f"renamer: --strict: {' and '.join(whys)} (listed above): written, left for a decision",
+                 err=True, nl=True)
         return 1
     return 0
 
@@ -170,15 +174,23 @@ def _dry_run_verdict(out: Output, result: SweepResult, strict: bool) -> int:
     return 0
 
 
-def _collision_note(out: Output, found: list[Collision], strict: bool) -> None:
+def _collision_note(out: Output, found: list[Collision], strict: bool, *, written: bool = False) -> None:
     """One stderr line counting the collisions the summary (or JSON) lists, silenced by -q unless
-    --strict fails on some."""
+    --strict fails on some. Once written, what verify can no longer tell is said apart: the count
+    of what `verify --strict` fails on is what it then fails on."""
     if not found:
         return
-    failing = sum(1 for c in found if c.strict_failure or c.refused)
-    text = (f"renamer: warning: {plural(len(found), 'collision')}: new values already there "
-            f"({failing} that `renamer verify --strict` fails on)")
-    if strict and failing:
+    if written:
+        failing = sum(1 for c in found if c.failing_once_written)
+        unseen = sum(1 for c in found if c.strict_failure and not c.failing_once_written)
+        check = "check it now" if unseen == 1 else "check each now"
+        counted = f"{failing} that `renamer verify --strict` fails on" + (
+            f"; {unseen} in one file, which verify cannot tell once written: {check}" if unseen else "")
+    else:
+        failing = unseen = sum(1 for c in found if c.strict_failure or c.refused)
+        counted = f"{failing} that `renamer verify --strict` fails on"
+    text = f"renamer: warning: {plural(len(found), 'collision')}: new values already there ({counted})"
+    if strict and (failing or unseen):
         out.echo(text, err=True, nl=True)
     else:
         out.info(text)

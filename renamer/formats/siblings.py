@@ -265,7 +265,37 @@ def inventory_collision(before: str, after: str) -> str | None:
     whose host lines are keys to it): only a text with a `[group]` header is an inventory."""
     if not _GROUPED.search(after) and not _INVENTORY_VARS.search(after):
         return None
-    return _inventory_merge(_hosts(before), _hosts(after))
+    return _inventory_merge(_hosts(before), _hosts(after)) or _host_named_as_group(before, after)
+
+
+def _groups(text: str) -> dict[str, int]:
+    """An INI inventory's group names, each at its first line: `[name]`, `[name:vars]`,
+    `[name:children]` headers, and the members of a `:children` section (groups too)."""
+    out: dict[str, int] = {}
+    for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+        header = _GROUP.match(raw.rstrip("\r"))
+        if header is not None:
+            out.setdefault(header.group("name").strip().split(":", 1)[0], number)
+    for label in _hosts(text):
+        if not _host_line(label):  # a `[x:children]` member
+            out.setdefault(label.label, label.line)
+    return out
+
+
+def _host_named_as_group(before: str, after: str) -> str | None:
+    """A host renamed onto a group's name (t36-sweep, finding 24): Ansible warns "Found both
+    group and host with same name" and `hosts: NAME` then targets the group and the host alike;
+    the host's host_vars/NAME.yml stands beside group_vars/NAME.yml. Only a clash the edit makes."""
+    groups = _groups(after)
+    had = {label.label for label in _hosts(before) if _host_line(label)} & set(_groups(before))
+    for label in _hosts(after):
+        if _host_line(label) and label.label in groups and label.label not in had:
+            name = label.label
+            return (f"line {label.line}: after the rename the inventory host {name!r} would share its "
+                    f"name with the group [{name}] (line {groups[name]}): Ansible reads the name as both "
+                    "(\"Found both group and host with same name\"), and `hosts:` naming it targets the "
+                    "group's hosts and this one")
+    return None
 
 
 _GROUPED = lazy_re.compile(r"(?m)^[ \t]*\[[^\[\]\n]+\][ \t]*(?:[#;].*)?\r?$")

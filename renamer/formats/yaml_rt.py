@@ -382,8 +382,16 @@ def _objects(docs: list[Any]) -> dict[tuple[str, str], list[int]]:
                     if _key_text(k) == "container_name" and type(v).__name__ == "ScalarNode":
                         out.setdefault(("two compose services have container_name", str(v.value)),
                                        []).append(v.start_mark.line + 1)
-        for host, line in _inventory_hosts(doc):
+        hosts, groups = _inventory(doc)
+        for host, line in hosts:
             out.setdefault(("two machines would be one Ansible inventory host", host), []).append(line)
+        # A host renamed onto a group's name (t36-sweep, finding 24): Ansible reads the name as
+        # both ("Found both group and host with same name"); the group's first line and the host's.
+        grouped = dict(reversed(groups))
+        for host, line in dict(reversed(hosts)).items():
+            if host in grouped:
+                out[("an Ansible inventory host would share its name with a group", host)] = sorted(
+                    {line, grouped[host]})
         for what, host, line in _host_lists(doc):
             out.setdefault((what, host), []).append(line)
         kind, version = _scalar(doc, "kind"), _scalar(doc, "apiVersion")
@@ -413,13 +421,20 @@ def _inventory_hosts(doc: Any) -> list[tuple[str, int]]:
     {pug: ...}}}}`): a host is one identity across all its groups (break-it round 16, #8). A
     document is an inventory where each top-level value is a group (a mapping of `hosts`,
     `children`, `vars` alone) and one holds `hosts` or `children`; else nothing."""
+    return _inventory(doc)[0]
+
+
+def _inventory(doc: Any) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    """(host, line) of each host entry and (group, line) of each group of a YAML Ansible inventory
+    (`_inventory_hosts`); two empty lists for any other document."""
     if type(doc).__name__ != "MappingNode" or not doc.value:
-        return []
+        return [], []
     groups = [value for _, value in doc.value]
     if not all(type(g).__name__ == "MappingNode" and g.value
                and {_key_text(k) for k, _ in g.value} <= _GROUP_KEYS for g in groups):
-        return []
+        return [], []
     out: list[tuple[str, int]] = []
+    named = [(_key_text(k), k.start_mark.line + 1) for k, _ in doc.value]
     pending = list(groups)
     seen: set[int] = set()
     while pending:
@@ -431,8 +446,9 @@ def _inventory_hosts(doc: Any) -> list[tuple[str, int]]:
         if type(hosts).__name__ == "MappingNode":
             out += [(_key_text(k), k.start_mark.line + 1) for k, _ in hosts.value]
         if type(children).__name__ == "MappingNode":
+            named += [(_key_text(k), k.start_mark.line + 1) for k, _ in children.value]
             pending += [v for _, v in children.value]
-    return out
+    return out, named
 
 
 # Lists a reader writes into a container's /etc/hosts in order, where the first entry of a name

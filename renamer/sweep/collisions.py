@@ -77,6 +77,17 @@ class Collision:
         named.conf, Samba's `hosts allow` overlap the grown network as a YAML key does)."""
         return (self.same_file and self.structured) or self.swallowed is not None or self.covers is not None
 
+    @property
+    def failing_once_written(self) -> bool:
+        """Whether `verify --strict` still fails on it after the sweep wrote: a grown network's
+        overlap, and an address written beside the one that stood (kept_collisions.py). Two names
+        in one file are decided where they are read (written_collisions reads identities): once
+        the old name is gone, verify cannot tell that it stood there (t36-sweep, finding 24: the
+        sweep promised a failure that verify --strict then did not give)."""
+        if self.swallowed is not None or self.covers is not None:
+            return True
+        return self.same_file and self.structured and parse_address(self.value) is not None
+
     def message(self) -> str:
         olds = ", ".join(self.olds)
         if self.note and not self.recorded:  # no commit of the move is known: a move by hand, a new file

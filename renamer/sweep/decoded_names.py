@@ -16,6 +16,11 @@ the file spells them, so nothing was read, rewritten or reported, and verify sai
 * `reg-hex`: a Windows registry export's hex value (`hex(2)` REG_EXPAND_SZ, `hex(7)` REG_MULTI_SZ,
   `hex(1)`: UTF-16LE bytes; `hex:` and other types: raw bytes, read as UTF-16LE and as bytes),
   continuation lines joined: an old value there is a residual naming the value.
+* `signed-token`: a JSON Web Token (RFC 7519; a compact JWS, three base64url parts, the first a
+  JSON header naming its `alg`) kept in a repo (an `.env`'s deploy token, a kubeconfig `token:`, a
+  bearer header, a JWS in JSON serialization's `"payload"`): its payload (issuer, audience, subject)
+  is read decoded. The signature covers those bytes: rewriting them breaks the token (t36 finding
+  15), so an old value there is a residual naming the claim, asking for a token issued anew.
 
 What is decoded with certainty is reported; nothing here is rewritten. Each reader is gated on a
 literal its format cannot do without.
@@ -28,6 +33,7 @@ import binascii
 import hashlib
 import hmac
 import ipaddress
+import json
 import re
 from collections.abc import Sequence
 
@@ -38,7 +44,12 @@ from renamer.occurrences import Match
 CERTIFICATE = "certificate"
 HASHED = "hashed-name"
 REG_HEX = "reg-hex"
+SIGNED_TOKEN = "signed-token"
 HINTS = {
+    SIGNED_TOKEN: ("named in a signed token's payload (a JWT's `iss`, `aud`, `sub` or another claim): "
+                   "the signature covers those bytes, so no text edit may change them, and a service "
+                   "under the new name rejects the token's issuer or audience; issue a new token for the new "
+                   "name, or keep it with a keep rule"),
     CERTIFICATE: ("named inside a certificate (X.509 CN or SAN, a certificate request, an OpenSSH "
                   "certificate's principals): signed bytes no text edit may change, and a client checking "
                   "the new name rejects it; issue a new certificate for the new name and address, or keep "
@@ -51,7 +62,7 @@ HINTS = {
               "again, or keep it with a keep rule"),
 }
 _LITERALS = (b"-----BEGIN ", b"-cert-v01@openssh.com", b"|1|", b"=hex", b"LS0tLS1CRUdJT", b"MII",
-             b'"encoding"', b"hunked", b"HUNKED")
+             b'"encoding"', b"hunked", b"HUNKED", b"eyJ", b"ewo", b"eyA", b"ew0")
 # base64 of a PEM (`-----BEGIN` encodes to `LS0tLS1CRUdJT`) or of a DER certificate (a SEQUENCE with
 # a two-byte length: `MII`), on one line or continued on lines of base64 alone
 _WRAPPED_PEM = lazy_re.compile(rb"(?<![A-Za-z0-9+/])(?P<body>(?:LS0tLS1CRUdJT|MII)[A-Za-z0-9+/]{40,}={0,2}"
@@ -72,6 +83,11 @@ _HASHED = lazy_re.compile(rb"(?m)^[ \t]*(?:@[A-Za-z-]+[ \t]+)?(?P<entry>\|1\|(?P
 _REG_HEX = lazy_re.compile(rb'(?P<head>(?:"(?:[^"\\\r\n]|\\.)*"|@)[ \t]*=[ \t]*'
                       rb"hex(?:\((?P<type>[0-9a-fA-F]{1,8})\))?:)"
                       rb"(?P<body>[0-9a-fA-F]{2}(?:[ \t]*,[ \t]*(?:\\[ \t]*\r?\n[ \t]*)?[0-9a-fA-F]{2})*)")
+# A compact JWS/JWT: a header that is base64url of JSON (`{"` is `eyJ`; `{ `, `{\n`, `{\r\n`), a
+# payload, a signature (empty for `alg: none`); its JSON serialization's `"payload"` beside a signature.
+_JWT = lazy_re.compile(rb"(?<![A-Za-z0-9_/+.-])(?P<header>(?:eyJ|eyA|ewo|ew0)[A-Za-z0-9_-]{4,})\."
+                       rb"(?P<payload>[A-Za-z0-9_-]{4,})=*\.(?P<signature>[A-Za-z0-9_-]*)=*(?![A-Za-z0-9_/+=.-])")
+_JWS_JSON = lazy_re.compile(rb'"payload"[ \t]*:[ \t]*"(?P<payload>[A-Za-z0-9_-]{4,})=*"')
 _NAME = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 _DIGITS = frozenset(b"0123456789")
 
@@ -107,6 +123,8 @@ def decoded_matches(data: bytes, matches: list[Match], hosts: Sequence[tuple[str
         found += _har_encoded(data, olds)
     if b"hunked" in data or b"HUNKED" in data:
         found += _split_chunks(data, olds)
+    if b"eyJ" in data or b"ewo" in data or b"eyA" in data or b"ew0" in data:
+        found += _signed_tokens(data, olds)
     if not found:
         return matches
     taken = [(m.start, m.end) for m in matches]
@@ -342,4 +360,57 @@ def _registry(data: bytes, olds: Sequence[Old]) -> list[Match]:
                 name = m.group("head").split(b"=")[0].strip().decode("utf-8", "replace")
                 out.append(Match(m.start("head"), m.end("head"), old, new, kind, refused=REG_HEX,
                                  note=f"{name}'s hex({kind_of:x}) value spells {old} once decoded"))
+    return out
+
+
+def _base64url(text: bytes) -> bytes | None:
+    try:
+        return base64.urlsafe_b64decode(text + b"=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _json_object(raw: bytes | None) -> dict[str, object] | None:
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _claims(payload: dict[str, object], old: str, kind: str) -> list[str]:
+    """The claims of `payload` whose value (a string, or strings in a list: `aud`) spells `old`."""
+    out = []
+    for claim, value in payload.items():
+        values = value if isinstance(value, list) else [value]
+        text = "\n".join(v for v in values if isinstance(v, str)).encode("utf-8", "replace")
+        if text and _spelled(text, [(old, "", kind)]):
+            out.append(claim)
+    return out
+
+
+def _signed_tokens(data: bytes, olds: Sequence[Old]) -> list[Match]:
+    """A JWT (compact JWS) or a JWS in JSON serialization whose payload names an old value: a
+    residual per old value, naming the claims (never the token: it is a credential)."""
+    out = []
+    spans: list[tuple[int, int, bytes]] = []
+    for m in _JWT.finditer(data):
+        header = _json_object(_base64url(m.group("header")))
+        if header is not None and "alg" in header:
+            spans.append((m.start(), m.end(), m.group("payload")))
+    if b'"payload"' in data and b'"signature' in data:
+        spans += [(m.start("payload"), m.end("payload"), m.group("payload"))
+                  for m in _JWS_JSON.finditer(data)]
+    for start, end, text in spans:
+        payload = _json_object(_base64url(text))
+        if payload is None:
+            continue
+        for old, new, kind in olds:
+            claims = _claims(payload, old, kind)
+            if claims:
+                named = ", ".join(f"`{c}`" for c in claims)
+                out.append(Match(start, end, old, new, kind, refused=SIGNED_TOKEN,
+                                 note=f"a signed token (JWT) whose payload names {old} in {named}"))
     return out

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from renamer import debug, hex_names, work
+from renamer import debug, folded_lines, hex_names, work
 from renamer.classify import CURRENT
 from renamer.decoded import might_decode, might_hold_break, might_split
 from renamer.forked import available_cores, can_fork, fork_map
@@ -157,6 +157,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                 candidate = candidate or compressed.kind(data) is not None
                 # a certificate, a hashed known_hosts entry, a registry hex value (sweep/decoded_names.py)
                 candidate = candidate or decoded_names.might_hold(data)
+                # a line folded by a leading blank, an LDIF base64 value (folded_lines.py)
+                candidate = candidate or folded_lines.might_hold(rel, data, needles)
                 # `pxelinux.cfg/0A000046`: an address as a boot loader's hex file name (hex_names.py)
                 candidate = candidate or hex_names.might_hold(data) or hex_names.in_path(rel)
                 # `nixos-server1` of a mixed-case `NixOS-Server1` the repo lower-cases (lowered_names.py)

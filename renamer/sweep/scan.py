@@ -14,6 +14,7 @@ from pathlib import Path
 
 from renamer import (
     continuations,
+    folded_lines,
     hex_names,
     host_roles,
     interface_stanzas,
@@ -228,6 +229,7 @@ REFUSED_HINTS = {
     decoded_names.CERTIFICATE: decoded_names.HINTS[decoded_names.CERTIFICATE],
     decoded_names.HASHED: decoded_names.HINTS[decoded_names.HASHED],
     decoded_names.REG_HEX: decoded_names.HINTS[decoded_names.REG_HEX],
+    decoded_names.SIGNED_TOKEN: decoded_names.HINTS[decoded_names.SIGNED_TOKEN],
     STATE: STATE_HINT,
     sealed.SIGNED: sealed.HINTS[sealed.SIGNED],
     sealed.SEALED_SECRET: sealed.HINTS[sealed.SEALED_SECRET],
@@ -654,6 +656,9 @@ class FileScanner:
         # a certificate, a hashed known_hosts entry, a registry hex value (sweep/decoded_names.py)
         hidden_names = content.kind == "text" and decoded_names.might_hold(data)
         hit = hit or hidden_names
+        # a line folded by a leading blank (LDIF, iCalendar, vCard), an LDIF base64 value (folded_lines.py)
+        folded = content.kind == "text" and folded_lines.might_hold(rel, data, self.matcher.needles)
+        hit = hit or folded
         # `pxelinux.cfg/0A000046`: an old address as a boot loader's hex file name (hex_names.py)
         hex_refs = (hex_names.text_spans(data, self.matcher.addresses, self.matcher.networks)
                     if content.kind == "text" and hex_names.might_hold(data) else [])
@@ -767,6 +772,10 @@ class FileScanner:
                                     mark=continuations.mark(rel, data))
             if continuations.soft_breaks(data):  # a quoted-printable part's soft line breaks
                 matches = split_matches(self.matcher, data, matches, indent=False, mark=b"=")
+        if folded:  # unfolded as LDIF, iCalendar, vCard read them; LDIF `attr::` base64 decoded
+            matches = folded_lines.folded_matches(self.matcher.find, rel, data, matches)
+            matches = folded_lines.ldif_base64_matches(self.matcher.find, self.matcher.needles, rel, data,
+                                                       matches)
         if hit and content.kind == "text" and interface_stanzas.might_hold(data):
             # an interface's address renamed out of its gateway's network (interface_stanzas.py)
             matches = interface_stanzas.with_gateways(data, matches)

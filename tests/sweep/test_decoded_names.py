@@ -140,3 +140,29 @@ def test_a_registry_hex_value_spelling_an_old_value_is_a_residual(
 def test_might_hold_is_a_literal_gate() -> None:
     assert not decoded_names.might_hold(b"server web01;\n")
     assert decoded_names.might_hold(b"|1|abc|def ssh-ed25519 AAAA\n")
+
+
+def _token(header: bytes, payload: bytes, signature: bytes = b"sig") -> bytes:
+    import base64
+
+    def part(raw: bytes) -> bytes:
+        return base64.urlsafe_b64encode(raw).rstrip(b"=")
+    return part(header) + b"." + part(payload) + b"." + part(signature)
+
+
+def test_a_signed_token_naming_an_old_value_is_a_residual_naming_its_claims() -> None:
+    hosts, addresses = [("web01.lab.example", "app01.lab.example")], [("10.0.0.70", "10.0.1.90")]
+    token = _token(b'{"alg":"RS256","kid":"k"}', b'{"iss":"https:\\/\\/web01.lab.example","aud":["a","10.0.0.70"]}')
+    data = b"Authorization: Bearer " + token + b"\n"
+    out = decoded_names.decoded_matches(data, [], hosts, addresses)
+    assert [(m.old, m.refused) for m in out] == [("web01.lab.example", decoded_names.SIGNED_TOKEN),
+                                                 ("10.0.0.70", decoded_names.SIGNED_TOKEN)]
+    assert "`iss`" in (out[0].note or "") and "`aud`" in (out[1].note or "")
+    assert data[out[0].start:out[0].end] == token
+    # spaced JSON (`{ "alg"...`: `eyA`), a header without `alg` (no JWS), other names: quiet or read as such
+    spaced = _token(b'{ "alg": "HS256" }', b'{ "sub": "web01.lab.example" }')
+    assert [m.old for m in decoded_names.decoded_matches(spaced, [], hosts, addresses)] == ["web01.lab.example"]
+    assert decoded_names.decoded_matches(_token(b'{"typ":"x"}', b'{"iss":"web01.lab.example"}'), [],
+                                         hosts, addresses) == []
+    assert decoded_names.decoded_matches(_token(b'{"alg":"none"}', b'{"iss":"web010.lab.example"}'), [],
+                                         hosts, addresses) == []

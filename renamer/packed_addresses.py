@@ -6,13 +6,16 @@ verify --strict OK:
   dnsmasq `dhcp-option=tag:unifi,43,01:04:0a:00:00:46`, ISC `option vendor-encapsulated-options
   01:04:0a:00:00:46;`, Cisco IOS `option 43 hex f104.0a00.0046`, MikroTik `value=0x01040a000046`,
   Windows `-Value 0x01,0x04,0x0a,0x00,0x00,0x46`, Kea `"data": "01:04:0A:00:00:46"` under
-  `option-data`. On a line that says it is a DHCP option (`option` or `dhcp` on it; Kea's `"data"`
+  `option-data`; Huawei's `option 43 hex 01 04 0A 00 64 02`. On a line that says it is a DHCP
+  option (`option` or `dhcp` on it; Kea's `"data"`
   in a file holding `option-data`), a run of hex bytes (`:`, `.`, `-` or `,` between groups of
   whole bytes, `0x` before the run or each group) whose bytes, at a byte boundary, are a renamed
   address is REWRITTEN: the DHCP server sends those bytes as they stand and the client reads the
   four as the address (that is what the option is for), so the new address's bytes are the only
   right answer; separators, widths and case are kept. A moved network's address so spelled is a
-  residual `packed-address` (four bytes of a longer option may fall in a network by chance).
+  residual `packed-address` (four bytes of a longer option may fall in a network by chance). The
+  dotted text of an address as hex bytes (sub-option 3 of Huawei, Aruba: `031A3137322E...`) is
+  rewritten where the new text is as long, a residual where not (the option's length bytes).
 * **6to4 and ISATAP** (finding 22): in 6to4 (RFC 3056) a site's prefix `2002:V4HI:V4LO::/48` IS its
   IPv4 address, and an ISATAP interface id (RFC 5214) `[0|200]:5efe:V4HI:V4LO` ends in it. A
   renamed address so carried is REWRITTEN (the prefix is computed from the address by definition,
@@ -45,11 +48,14 @@ SHORT = "short-address"
 # A line that says it is a DHCP option.
 _OPTION_LINE = lazy_re.compile(rb"(?i)option|dhcp")
 _KEA_DATA = lazy_re.compile(rb"\"data\"[ \t]*:")
-# A run of hex groups, `0x` optional before each, joined by one separator, standing alone: whole
-# bytes where every group has an even count of digits (_in_run asks).
-_RUN = lazy_re.compile(rb"(?<![0-9A-Za-z_])(?:0[xX])?[0-9A-Fa-f]+(?:[:.,-](?:0[xX])?[0-9A-Fa-f]+)*"
+# A run of hex groups, `0x` optional before each, joined by one separator (a space too: Huawei's
+# `option 43 hex 01 04 0A 00 64 02`), standing alone: whole bytes where every group has an even
+# count of digits (_in_run asks).
+_RUN = lazy_re.compile(rb"(?<![0-9A-Za-z_])(?:0[xX])?[0-9A-Fa-f]+(?:[:.,\t -](?:0[xX])?[0-9A-Fa-f]+)*"
                        rb"(?![0-9A-Za-z_])")
 _GROUP = lazy_re.compile(rb"(?:0[xX])?([0-9A-Fa-f]+)")
+# A dotted quad in decoded option bytes, standing alone.
+_ASCII_QUAD = lazy_re.compile(rb"(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9]|\.[0-9])")
 _DECIMAL_QUAD = lazy_re.compile(rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 # An IPv6 address (or its prefix) starting 6to4's 2002: or holding ISATAP's 5efe: (any case).
 _V6 = lazy_re.compile(rb"(?<![0-9A-Za-z:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![0-9A-Za-z:.])")
@@ -119,23 +125,41 @@ class PackedAddresses:
         return out
 
     def _in_run(self, data: bytes, start: int, end: int) -> list[Match]:
-        digits: list[int] = []  # the offset in data of each hex digit of the run, in order
-        for group in _GROUP.finditer(data, start, end):
-            if len(group.group(1)) % 2:
+        groups = list(_GROUP.finditer(data, start, end))
+        if not any(data[g.start() - 1:g.start()] in (b" ", b"\t") for g in groups[1:]):
+            if any(len(g.group(1)) % 2 for g in groups):
                 return []  # not whole bytes
-            digits += range(group.start(1), group.end(1))
+            return self._in_bytes(data, [d for g in groups for d in range(g.start(1), g.end(1))])
+        # Between spaces, a word of prose may follow the bytes (`01 04 0a 00 00 46 added`): each
+        # stretch of whole-byte groups of up to four bytes is read on its own.
+        out: list[Match] = []
+        digits: list[int] = []
+        for group in [*groups, None]:
+            if group is None or len(group.group(1)) % 2 or len(group.group(1)) > 8:
+                out += self._in_bytes(data, digits) if digits else []
+                digits = []
+            else:
+                digits += range(group.start(1), group.end(1))
+        return out
+
+    def _in_bytes(self, data: bytes, digits: list[int]) -> list[Match]:
+        """The renamed (or moved) addresses among whole hex bytes whose digits stand at `digits`."""
         written = bytes(data[i] for i in digits).decode("ascii")
         hexed = written.lower()
         run_upper = any(c in "ABCDEF" for c in written) and not any(c in "abcdef" for c in written)
-        out: list[Match] = []
+        out = self._in_ascii(data, digits, hexed, run_upper)
+        taken = {d for m in out for d in range(m.start, m.end)}
         i = 0
         while i + 8 <= len(hexed):
             address = ipaddress.IPv4Address(int(hexed[i:i + 8], 16))
             first, last = digits[i], digits[i + 7] + 1
             text = data[first:last].decode("ascii")
             new = self._renamed.get(address)
+            if first in taken or last - 1 in taken:
+                i += 2
+                continue
             if new is not None:
-                spelled = _rehex(data, digits[i:i + 8], first, last, new, run_upper)
+                spelled = _rehex(data, digits[i:i + 8], first, last, f"{int(new):08x}", run_upper)
                 out.append(Match(first, last, text, spelled, "address",
                                  note=f"`{text}` is {address} as hex bytes of a DHCP option, renamed {new}"))
                 i += 8
@@ -149,6 +173,35 @@ class PackedAddresses:
                 i += 8
                 continue
             i += 2
+        return out
+
+    def _in_ascii(self, data: bytes, digits: list[int], hexed: str, run_upper: bool) -> list[Match]:
+        """An address as the hex of its dotted text (option 43 sub-option 3 of Huawei, Aruba, Cisco's
+        `5A1D;...;I172.16.1.10`): rewritten where the new text is as long (the option's length byte
+        stays right), a residual where it is not (or for a moved network's address)."""
+        raw = bytes.fromhex(hexed)
+        out: list[Match] = []
+        for found in _ASCII_QUAD.finditer(raw):
+            try:
+                address = ipaddress.IPv4Address(found.group().decode("ascii"))
+            except ValueError:
+                continue
+            first, last = digits[2 * found.start()], digits[2 * found.end() - 1] + 1
+            text = data[first:last].decode("ascii")
+            new = self._renamed.get(address)
+            where = f"`{text}` is the text {address} as hex bytes of a DHCP option"
+            if new is not None and len(str(new)) == len(str(address)):
+                spelled = _rehex(data, digits[2 * found.start():2 * found.end()], first, last,
+                                 str(new).encode().hex(), run_upper)
+                out.append(Match(first, last, text, spelled, "address", note=f"{where}, renamed {new}"))
+            elif new is not None:
+                out.append(Match(first, last, text, text, "address", refused=PACKED,
+                                 note=f"{where}, renamed {new}, whose text is of another length: the "
+                                      "option's length bytes must change with it; write it by hand"))
+            elif (moved := next(((o, n) for o, n in self._moves if address in o), None)) is not None:
+                out.append(Match(first, last, text, text, "address", refused=PACKED,
+                                 note=f"{where}, inside {moved[0]}, which moves to {moved[1]}: write the "
+                                      "new one's bytes (and the option's length) by hand, or keep it"))
         return out
 
     # -- 6to4 and ISATAP (finding 22) -------------------------------------------------------------
@@ -233,15 +286,13 @@ def _from_short(text: str) -> ipaddress.IPv4Address | None:
     return None
 
 
-def _rehex(data: bytes, digits: list[int], first: int, last: int, new: ipaddress.IPv4Address,
-           run_upper: bool) -> str:
-    """The span [first, last) with its eight hex digits (at `digits`) those of `new`, separators
-    kept, in upper case where every letter of the old bytes is (where they hold none: where
+def _rehex(data: bytes, digits: list[int], first: int, last: int, spelled: str, run_upper: bool) -> str:
+    """The span [first, last) with its hex digits (at `digits`) those of `spelled`, separators
+    kept, in upper case where every letter of the old digits is (where they hold none: where
     every letter of the run is)."""
     span = bytearray(data[first:last])
     letters = [chr(data[i]) for i in digits if chr(data[i]).isalpha()]
     upper = all(c.isupper() for c in letters) if letters else run_upper
-    spelled = f"{int(new):08x}"
     for i, offset in enumerate(digits):
         span[offset - first] = ord(spelled[i].upper() if upper else spelled[i])
     return span.decode("ascii")

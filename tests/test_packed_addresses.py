@@ -31,6 +31,25 @@ def test_option_bytes_of_a_renamed_address_are_rewritten(line: str, old: str, ne
     assert _found(RENAMED, line)[0] == (old, new, None)
 
 
+@pytest.mark.parametrize(("line", "old", "new"), [
+    ("option 43 hex 01 04 0A 00 00 46", "0A 00 00 46", "0A 00 01 5A"),  # Huawei: spaced bytes
+    ("option 43 hex 01 04 0a 00 00 46 added", "0a 00 00 46", "0a 00 01 5a"),  # a hex word after
+])
+def test_spaced_option_bytes_are_rewritten(line: str, old: str, new: str) -> None:
+    assert _found(RENAMED, line) == [(old, new, None)]
+
+
+def test_an_address_as_the_hex_of_its_text_is_rewritten_where_as_long() -> None:
+    packed = PackedAddresses([("172.19.18.15", "172.19.18.16"), ("172.19.18.144", "172.19.18.9")])
+    line = "option 43 hex 031A3137 322E3139 2E31382E 31352C31 37322E31 392E3138 2E313434"
+    found = packed.find(line.encode())
+    assert [(m.old, m.new, m.refused) for m in found] == [
+        ("3137 322E3139 2E31382E 3135", "3137 322E3139 2E31382E 3136", None),
+        ("31 37322E31 392E3138 2E313434", "31 37322E31 392E3138 2E313434", "packed-address")]  # shorter
+    rewritten = line.replace(found[0].old, found[0].new).split("hex ")[1].replace(" ", "")
+    assert bytes.fromhex(rewritten)[2:].decode() == "172.19.18.16,172.19.18.144"
+
+
 def test_both_addresses_of_one_option_are_rewritten() -> None:
     assert [m.new for m in RENAMED.find(b"dhcp-option=43,01:04:0a:00:00:46:01:04:0a:00:02:05")] \
         == ["0a:00:01:5a", "0a:00:03:06"]

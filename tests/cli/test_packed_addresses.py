@@ -34,6 +34,7 @@ OPTIONS = {
                  "/ip dhcp-server option add code=43 name=unifi value=0x01040a00015a\n"),
     "dhcp.ps1": ("Set-DhcpServerv4OptionValue -OptionId 43 -Value 0x01,0x04,0x0a,0x00,0x00,0x46\n",
                  "Set-DhcpServerv4OptionValue -OptionId 43 -Value 0x01,0x04,0x0a,0x00,0x01,0x5a\n"),
+    "huawei.cfg": ("ip pool ap\n option 43 hex 01 04 0A 00 00 46\n", "ip pool ap\n option 43 hex 01 04 0A 00 01 5A\n"),
     "kea.json": ('{"option-data": [{"code": 43,\n  "data": "01:04:0A:00:00:46"}]}\n',
                  '{"option-data": [{"code": 43,\n  "data": "01:04:0A:00:01:5A"}]}\n'),
 }

@@ -45,8 +45,9 @@ from renamer.occurrences import Match
 PACKED = "packed-address"
 SHORT = "short-address"
 
-# A line that says it is a DHCP option.
-_OPTION_LINE = lazy_re.compile(rb"(?i)option|dhcp")
+# A line that says it is a DHCP option (the literals of the file gate: a caseless pattern reads
+# four times slower).
+_OPTION_LINE = lazy_re.compile(rb"option|OPTION|Option|dhcp|DHCP|Dhcp")
 _KEA_DATA = lazy_re.compile(rb"\"data\"[ \t]*:")
 # A run of hex groups, `0x` optional before each, joined by one separator (a space too: Huawei's
 # `option 43 hex 01 04 0A 00 64 02`), standing alone: whole bytes where every group has an even
@@ -111,17 +112,22 @@ class PackedAddresses:
     # -- hex bytes in a DHCP option (finding 12) --------------------------------------------------
 
     def _option_bytes(self, data: bytes) -> list[Match]:
-        kea = b"option-data" in data
+        """Runs of hex on the lines that name a DHCP option (only those lines are read)."""
+        lines = [m.start() for m in _OPTION_LINE.finditer(data)]
+        if b"option-data" in data:  # Kea: `"data": "01:04:..."` under `option-data`
+            lines += [m.start() for m in _KEA_DATA.finditer(data)]
         out: list[Match] = []
-        for run in _RUN.finditer(data):
-            line_start = data.rfind(b"\n", 0, run.start()) + 1
-            line_end = data.find(b"\n", run.end())
-            line = data[line_start:len(data) if line_end < 0 else line_end]
-            if _OPTION_LINE.search(line) is None and not (kea and _KEA_DATA.search(line)):
-                continue
-            if _DECIMAL_QUAD.fullmatch(run.group()):
-                continue  # a dotted decimal address: the exact rules'
-            out += self._in_run(data, run.start(), run.end())
+        done = -1
+        for at in sorted(lines):
+            if at < done:
+                continue  # a line read already
+            start = data.rfind(b"\n", 0, at) + 1
+            done = data.find(b"\n", at)
+            done = len(data) if done < 0 else done
+            for run in _RUN.finditer(data, start, done):
+                if run.end() - run.start() < 8 or _DECIMAL_QUAD.fullmatch(run.group()):
+                    continue  # too short for four bytes, or a dotted decimal address: the exact rules'
+                out += self._in_run(data, run.start(), run.end())
         return out
 
     def _in_run(self, data: bytes, start: int, end: int) -> list[Match]:

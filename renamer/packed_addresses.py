@@ -62,11 +62,12 @@ _DECIMAL_QUAD = lazy_re.compile(rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 _V6 = lazy_re.compile(rb"(?<![0-9A-Za-z:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![0-9A-Za-z:.])")
 SIX_TO_FOUR = 0x2002
 ISATAP = 0x5EFE
-# Where a network tool or a URL takes the word after it as an address (read backwards).
+# Where a network tool (its `user@` allowed) or a URL takes the word after it as an address (read
+# backwards); a bare `name@` is npm's version as often (`foo@10.0.70`).
 _TAKEN = lazy_re.compile(
     rb"(?:(?:^|(?<=[\s;|&(`'\"$]))(?:ping6?|fping|arping|ssh|scp|sftp|mosh|telnet|nc|ncat|netcat|socat|curl|"
-    rb"wget|rsync|ftp|tftp|dig|host|nslookup|traceroute6?|tracepath|mtr|nmap)\b[^\n;|&]*?[ \t=]"
-    rb"|://(?:[^\s/@]*@)?|[A-Za-z0-9_.-]@|\[)\Z")
+    rb"wget|rsync|ftp|tftp|dig|host|nslookup|traceroute6?|tracepath|mtr|nmap)\b[^\n;|&]*?[ \t=\[]"
+    rb"(?:[^\s@\[]+@)?|://(?:[^\s/@]*@)?\[?)\Z")
 _LOOK_BACK = 120
 
 

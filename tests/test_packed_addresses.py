@@ -103,7 +103,8 @@ def test_a_moved_networks_6to4_prefix_is_a_residual() -> None:
 
 @pytest.mark.parametrize("line", ["ping 10.70", "ssh root@10.0.70", "curl http://10.70:8080/",
                                   "ping 0xa.0x46", "nc -z 10.0X46 22", "wget https://u:p@10.0.517/x",
-                                  "traceroute -n 10.517", "ping6 -c1 [10.70]"])
+                                  "traceroute -n 10.517", "ping6 -c1 [10.70]",
+                                  "scp -r dist deploy@10.0.70:/srv", "rsync -a x/ root@10.70:/x"])
 def test_short_forms_where_a_network_tool_takes_them_are_residuals(line: str) -> None:
     found = _found(RENAMED, line)
     assert [r for _, _, r in found] == ["short-address"], found
@@ -111,7 +112,8 @@ def test_short_forms_where_a_network_tool_takes_them_are_residuals(line: str) ->
 
 
 @pytest.mark.parametrize("line", ['"version": "10.0.70"', "upgrade to 10.70", "ping 10.71", "ping 10.70.1",
-                                  "ping 110.70", "pip install foo==10.0.517", "ping 10.0.0.70"])
+                                  "ping 110.70", "pip install foo==10.0.517", "ping 10.0.0.70",
+                                  "npm install foo@10.0.70", "see https://example.org/v10.70"])
 def test_noop_short_forms_elsewhere(line: str) -> None:
     assert _found(RENAMED, line) == []
 

@@ -53,6 +53,7 @@ from renamer import (
     number_addresses,
     octet_ranges,
     own_storage,
+    packed_addresses,
     placeholders,
     possessives,
     prefix_dress,
@@ -201,6 +202,9 @@ class Matcher:
             self.addresses, [(m.old, m.new) for m in self._moves if m.old.version == 4])
         # `192.168.040.005`, `0xc0.0xa8.0x28.0x05`: a dotted dress the exact rules skip (t36-33 11)
         self.dressed = dressed_addresses.DressedAddresses(
+            self.addresses, [(m.old, m.new) for m in self._moves if m.old.version == 4])
+        # `43,01:04:0a:00:00:46`, `2002:a00:46::/48`, `ping 10.70`: an address packed (t36 12, 21, 22)
+        self.packed = packed_addresses.PackedAddresses(
             self.addresses, [(m.old, m.new) for m in self._moves if m.old.version == 4])
         # `IP-MIB::ipAdEntNetMask.192.168.40.1`: an OID indexed by an old address (t36-33 14)
         self.snmp = snmp_indexes.SnmpIndexes(
@@ -378,6 +382,7 @@ class Matcher:
         out += self.wildcards.literals
         out += self.numbers.literals
         out += self.dressed.literals
+        out += self.packed.literals
         out += self.snmp.literals
         return tuple(out)
 
@@ -401,6 +406,7 @@ class Matcher:
                   ("wildcard names", self.wildcards.literals),
                   ("number addresses", self.numbers.literals),
                   ("dressed addresses", self.dressed.literals),
+                  ("packed addresses", self.packed.literals),
                   ("snmp indexes", self.snmp.literals),
                   # `server_name ~...`, `LIKE '...'`: the pattern probe reads them (declared_patterns.py)
                   ("declared patterns", declared_patterns.LITERALS if self._pattern_starts else ()),
@@ -502,6 +508,8 @@ class Matcher:
             return True  # `http://184168502/` (number_addresses.py)
         if (every or "dressed addresses" in names) and self.dressed.might_hold(data):
             return True  # `192.168.040.005`, `0xc0.0xa8.0x28.0x05` (dressed_addresses.py)
+        if (every or "packed addresses" in names) and self.packed.might_hold(data):
+            return True  # `43,01:04:0a:00:00:46`, `2002:a00:46::/48`, `ping 10.70` (packed_addresses.py)
         if (every or "snmp indexes" in names) and self.snmp.might_hold(data):
             return True  # `IP-MIB::ipAdEntNetMask.192.168.40.1` (snmp_indexes.py)
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what

@@ -65,6 +65,9 @@ from renamer.number_addresses import REASON as NUMBER_ADDRESS
 from renamer.number_addresses import number_matches
 from renamer.occurrences import Match
 from renamer.opaque import opaque
+from renamer.packed_addresses import PACKED as PACKED_ADDRESS
+from renamer.packed_addresses import SHORT as SHORT_ADDRESS
+from renamer.packed_addresses import packed_matches
 from renamer.prefix_values import prefix_matches
 from renamer.project import LoadedProject
 from renamer.snmp_indexes import REASON as SNMP_INDEX
@@ -306,6 +309,15 @@ REFUSED_HINTS = {
                       "`0300.0250.050.05`, `0xc0.0xa8.0x28.0x05`): inet_aton reads a leading zero as octal "
                       "and `0x` as hex, other readers as decimal or not at all, so nothing is rewritten; "
                       "write the new address plainly by hand, or keep it with a keep rule"),
+    PACKED_ADDRESS: ("an address of a moved network packed where no rule can carry it: as hex bytes "
+                     "of a DHCP option (`43,01:04:0a:00:00:46`, `option 43 hex f104.0a00.0046`), in a "
+                     "6to4 prefix (`2002:a00:46::/48`) or an ISATAP id (`fe80::5efe:a00:46`); nothing is "
+                     "rewritten (four bytes of an option may fall in a network by chance): write the new "
+                     "bytes by hand, or keep it with a keep rule"),
+    SHORT_ADDRESS: ("a renamed address in inet_aton's short form where a network tool or a URL takes it "
+                    "(`ping 10.70`, `ssh root@10.0.70`, `http://10.70/`: the last part fills the bytes "
+                    "left); nothing is rewritten (`1.2.3` is as often a version): write the new address "
+                    "dotted in full by hand, or keep it with a keep rule"),
     NUMBER_ADDRESS: ("a renamed IPv4 address spelled as one number (decimal, or hex with 0x), as inet_aton, "
                      "curl, ping and browsers read it; write the new address by hand (dotted is clearer), "
                      "or keep the line with a keep rule if the number is no address"),
@@ -905,6 +917,11 @@ class FileScanner:
                 and self.matcher.dressed.holds_literal(data) \
                 and self.matcher.may_hold("dressed addresses", data):  # `192.168.040.005` (t36-33 11)
             matches = dressed_matches(data, matches, self.matcher.dressed)
+        if hit and content.kind == "text" and status == CURRENT \
+                and not self.matcher.rules_out("packed addresses", data) \
+                and self.matcher.packed.holds_literal(data) \
+                and self.matcher.may_hold("packed addresses", data):  # `43,01:04:0a:00:00:46` (t36 12)
+            matches = packed_matches(data, matches, self.matcher.packed)
         if hit and content.kind == "text" and status == CURRENT \
                 and not self.matcher.rules_out("snmp indexes", data) \
                 and self.matcher.snmp.holds_literal(data) \

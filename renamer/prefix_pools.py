@@ -301,18 +301,27 @@ def pd_pools(data: bytes, moves: Sequence[PrefixMove], layout: _Layout) -> Itera
         move, state = found
         delegated, text = int(x.group(1)), length.group(1).decode()
         if state != "left" and delegated < move.new.prefixlen:
-            yield LengthHit(length.start(1), length.end(1), text, text, TOOL,
-                            f"the pd-pool {move.old} delegating /{delegated} prefixes would become "
-                            f"{move.new}: "
-                            f"Kea refuses a pd-pool whose delegated-len ({delegated}) is shorter than its "
-                            f"prefix-len ({move.new.prefixlen}): set delegated-len by hand (at least "
-                            f"{move.new.prefixlen}), or choose a longer new network")
+            why = (f"the pd-pool {move.old} delegating /{delegated} prefixes would become {move.new}: "
+                   f"Kea refuses a pd-pool whose delegated-len ({delegated}) is shorter than its "
+                   f"prefix-len ({move.new.prefixlen}): set delegated-len by hand (at least "
+                   f"{move.new.prefixlen}), or choose a longer new network")
+            yield LengthHit(length.start(1), length.end(1), text, text, TOOL, why)
+            yield _held_prefix(prefix, TOOL, why)
         elif state == "left" or (state == "before" and move.new.prefixlen > move.old.prefixlen):
-            yield LengthHit(length.start(1), length.end(1), text, text, TIED,
-                            f"the pd-pool {move.old} delegates {2 ** (delegated - move.old.prefixlen)} "
-                            f"/{delegated} prefixes, as {move.new} it would delegate "
-                            f"{2 ** (delegated - move.new.prefixlen)}: clients holding the others lose them: "
-                            "decide delegated-len and prefix-len by hand")
+            why = (f"the pd-pool {move.old} delegates {2 ** (delegated - move.old.prefixlen)} "
+                   f"/{delegated} prefixes, as {move.new} it would delegate "
+                   f"{2 ** (delegated - move.new.prefixlen)}: clients holding the others lose them: "
+                   "decide prefix, prefix-len and delegated-len together by hand")
+            yield LengthHit(length.start(1), length.end(1), text, text, TIED, why)
+            if state == "before":  # never half-written: the pool's prefix is held with its length
+                yield _held_prefix(prefix, TIED, why)
+
+
+def _held_prefix(prefix: re.Match[bytes], refused: str, why: str) -> LengthHit:
+    """A pd-pool's `prefix` kept with the `prefix-len` beside it (t36-33 finding 15): moved alone it
+    would name a pool with host bits set, reaching past the new network."""
+    text = prefix.group(1).decode("ascii", "replace")
+    return LengthHit(prefix.start(1), prefix.end(1), text, text, refused, why)
 
 
 def _pd_state(address: ipaddress.IPv6Address | ipaddress.IPv4Address, length: int,

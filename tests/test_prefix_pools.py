@@ -92,6 +92,16 @@ def test_kea_pd_pools_in_yaml() -> None:
     assert ("48", "48", TOOL) in _found([("2001:db8:a::/48", "2001:db8:b::/60")], text)
 
 
+@pytest.mark.parametrize(("new", "refused"), [
+    ("2001:db8:b:100::/56", TIED), ("2001:db8:a::/56", TIED), ("2001:db8:b::/60", TOOL)])
+def test_a_pd_pool_prefix_is_held_with_its_length(new: str, refused: str) -> None:
+    """t36-33 finding 15: the pool's `prefix` is held beside its `prefix-len`, never moved alone."""
+    text = KEA6.replace("PREFIX", "2001:db8:a::").replace("LEN", "48")
+    found = _found([("2001:db8:a::/48", new)], text)
+    assert ("2001:db8:a::", "2001:db8:a::", refused) in found, found
+    assert ("48", "48", refused) in found, found
+
+
 KUBEADM = ("networking:\n  podSubnet: 10.244.0.0/16\n  serviceSubnet: 10.96.0.0/12\ncontrollerManager:\n"
            "  extraArgs:\n    node-cidr-mask-size: \"24\"\n")
 

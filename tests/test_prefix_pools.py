@@ -11,7 +11,7 @@ import pytest
 
 from renamer.match import Matcher
 from renamer.prefix_moves import OUTSIDE, PrefixMove
-from renamer.prefix_pools import TIED, TOOL, kube_lengths, pool_problem
+from renamer.prefix_pools import TIED, TOOL, kube_lengths, pool_problem, subnet_ids
 
 
 def _found(pairs: list[tuple[str, str]], text: str) -> list[tuple[str, str, str | None]]:
@@ -250,3 +250,16 @@ def test_round7_an_aks_node_subnet_too_small_for_its_pools() -> None:
     overlay = AKS_TF.replace('network_plugin = "azure"', 'network_plugin = "azure"\n    network_plugin_mode = "overlay"')
     assert hits("10.0.48.0/23", overlay) == []  # pods take no node-subnet address
     assert hits("10.0.48.0/23", AKS_TF.replace('"azure"', '"kubenet"')) == []
+
+
+@pytest.mark.parametrize(("text", "refused"), [
+    (b"option ula_prefix '2001:db8:a::/48'\n\toption ip6hint 'f000'\n", True),
+    (b"option ula_prefix '2001:db8:a::/48'\n\toption ip6hint 'ff0'\n", False),  # a /52 holds it
+    (b"Prefix=2001:db8:a::/48\nSubnetId=0xf002\n", True),
+    (b"Prefix=2001:db8:a::/48\nSubnetId=12\n", False),
+    (b"Prefix=2001:db8:b::/48\nSubnetId=0xf002\n", False),  # the file names no moved network
+])
+def test_ipv6_subnet_ids_a_shrink_leaves_outside(text: bytes, refused: bool) -> None:
+    """t36-33 finding 17."""
+    move = PrefixMove(ipaddress.ip_network("2001:db8:a::/48"), ipaddress.ip_network("2001:db8:a::/52"))
+    assert bool(list(subnet_ids(text, [move]))) == refused

@@ -379,3 +379,25 @@ def test_kea_subnet_mask_and_broadcast_options_follow_their_subnet(run: Run, tmp
     assert [o["data"] for o in subnet["option-data"]] == [str(net.netmask), str(net.broadcast_address)]
     checked = run(root, "verify")
     assert checked.exit_code == 0, checked.stdout
+
+
+def test_an_ipv6_subnet_id_a_shrink_leaves_outside_refuses(run: Run, tmp_path: Path) -> None:
+    """t36-33 finding 17: OpenWrt `option ip6hint 'f000'` beside `ula_prefix` and networkd `SubnetId=0xf002`
+    in a file naming the prefix, under 2001:db8:a::/48 -> /52 (IDs up to fff): refused, nothing
+    written; an ID the /52 holds (`f00`) is no refusal."""
+    uci = ("config globals 'globals'\n\toption ula_prefix '2001:db8:a::/48'\n\nconfig interface 'iot'\n"
+           "\toption proto 'static'\n\toption ip6assign '60'\n\toption ip6hint 'f000'\n")
+    networkd = ("[Network]\nDHCPPrefixDelegation=yes\n\n[IPv6Prefix]\nPrefix=2001:db8:a::/48\n\n"
+                "[DHCPPrefixDelegation]\nSubnetId=0xf002\n")
+    root = _repo(tmp_path, {"network": uci, "10-lan.network": networkd}, '"2001:db8:a::/48": "2001:db8:a::/52"')
+    before = snapshot(root)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert snapshot(root) == before
+    assert ("network:7: outside the new, smaller network: the subnet ID f000 picks a /64 of 2001:db8:a::/48, "
+            "and 2001:db8:a::/52 has IDs up to fff only") in done.stderr, done.stderr
+    assert "10-lan.network:8: outside the new, smaller network: the subnet ID f002" in done.stderr, done.stderr
+    root = _repo(tmp_path, {"network": uci.replace("'f000'", "'f00'")}, '"2001:db8:a::/48": "2001:db8:a::/52"')
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code in (0, 1), done.stdout + done.stderr
+    assert "subnet ID" not in done.stdout + done.stderr

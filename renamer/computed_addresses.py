@@ -109,10 +109,33 @@ _JINJA_FORMS = (
 _PY_NETWORK = lazy_re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
                          rb"(?:ipaddress[ \t]*\.[ \t]*)?(?:ip_network|IPv4Network)[ \t]*\([ \t]*" + _NET
                          + rb"[^()\n]*\)[ \t]*(?:#.*)?$", re.M)
+# Sums of an address and a number (t36-33 finding 09), the number a literal or a loop variable:
+# Node's `ip.toLong("10.0.40.1") + 200` (inside `ip.fromLong(...)`), PHP's `ip2long('10.0.40.1') + 200`
+# (inside `long2ip(...)`), Ruby's `IPAddr.new("10.0.40.1") + 200`, Python's `ip_address("a") + i`,
+# `ip_network("n").network_address + i`, and a Python name bound to an address, `GW + 200`.
+_TAIL = rb"[ \t]*\+[ \t]*(?:(?P<num>\d+)(?![\w.])|(?P<var>[A-Za-z_]\w*)(?![\w.(\[]))"
+_SUM_FORMS = (
+    re.compile(rb"(?<![\w])(?:toLong|ip2long)[ \t]*\([ \t]*" + _ADDR + rb"[ \t]*\)" + _TAIL),
+    re.compile(rb"(?<![\w])IPAddr[ \t]*\.[ \t]*new[ \t]*\([ \t]*" + _ADDR + rb"[ \t]*\)" + _TAIL),
+    re.compile(rb"(?<![\w])(?:ip_address|IPv4Address)[ \t]*\([ \t]*" + _ADDR + rb"[ \t]*\)[ \t]*\+[ \t]*"
+               rb"(?P<var>[A-Za-z_]\w*)(?![\w.(\[])"),
+    re.compile(_NET_CALL + rb"[ \t]*\.[ \t]*network_address[ \t]*\+[ \t]*(?P<var>[A-Za-z_]\w*)(?![\w.(\[])"),
+)
+_PY_ADDRESS = lazy_re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
+                              rb"(?:ipaddress[ \t]*\.[ \t]*)?(?:ip_address|IPv4Address)[ \t]*\([ \t]*" + _ADDR
+                              + rb"[ \t]*\)[ \t]*(?:#.*)?$", re.M)
+_NAME_SUM = lazy_re.compile(rb"(?<![\w.])(?P<ref>[A-Za-z_]\w*)" + _TAIL)
+_REF_NET_SUM = lazy_re.compile(rb"(?<![\w.])" + _PY_REF + rb"[ \t]*\.[ \t]*network_address[ \t]*\+[ \t]*"
+                               rb"(?P<var>[A-Za-z_]\w*)(?![\w.(\[])")
+# A loop variable's bound: Python's `for i in range(150, 200)` (a comprehension on the line, or a loop
+# above), JavaScript's `for (let i = 150; i < 200; i++)` (`<=`)
+_PY_RANGE = (rb"for[ \t]+%s[ \t]+in[ \t]+range[ \t]*\([ \t]*(\d+)[ \t]*(?:,[ \t]*(\d+)[ \t]*)?"
+             rb"(?:,[ \t]*\d+[ \t]*)?\)")
+_JS_RANGE = rb"for[ \t]*\([ \t]*(?:let|var)?[ \t]*%s[ \t]*=[ \t]*(\d+)[ \t]*;[ \t]*%s[ \t]*(<=?)[ \t]*(\d+)"
 # The words one of which stands in every file `might_hold` accepts (besides `A.B.C.%`).
 LITERALS = (b"cidrhost", b"cidrsubnet", b"nthhost", b"ipaddr", b"ipmath", b"ip_network", b"IPv4Network",
             b"ip_interface",
-            b"IPv4Interface", b"ip_address", b"IPv4Address")
+            b"IPv4Interface", b"ip_address", b"IPv4Address", b"toLong", b"ip2long", b"IPAddr")
 
 
 @dataclass(frozen=True)
@@ -186,6 +209,7 @@ def computed(data: bytes, resolve: Resolve | None = None) -> Iterator[Computed]:
     for form in _ADD_FORMS:
         for m in form.finditer(data):
             found.append(_computed(m, _plus(m.group("net"), int(m.group("num"))), m.group("num").decode()))
+    found += _sums(data, resolve)
     for form in (*_FORMAT_FORMS, _BRACE_FORMAT):
         for m in form.finditer(data):
             spelled = m.group("net") + m.group("num")
@@ -239,6 +263,67 @@ def _through_names(data: bytes, resolve: Resolve) -> list[Computed]:
         address = _nth(subnet.encode(), int(number)) if number is not None else None
         said = (number or m.group("arg")).decode("utf-8", "replace")
         out.append(_named(m, address, said, subnet, resolved[1]))
+    return out
+
+
+def _last(data: bytes, m: re.Match[bytes]) -> int | None:
+    """The number a sum adds: its literal, or the last value of the loop variable it names (the
+    highest host it makes), None where the loop is not read."""
+    if m.groupdict().get("num") is not None:
+        return int(m.group("num"))
+    var = re.escape(m.group("var"))
+    end = data.find(b"\n", m.end())
+    window = data[max(0, m.start() - 2000):len(data) if end < 0 else end]
+    last: int | None = None
+    for r in re.finditer(_PY_RANGE % var, window):
+        last = int(r.group(2)) - 1 if r.group(2) is not None else int(r.group(1)) - 1
+    for r in re.finditer(_JS_RANGE % (var, var), window):
+        last = int(r.group(3)) - (1 if r.group(2) == b"<" else 0)
+    return last
+
+
+def _said(m: re.Match[bytes], number: int | None) -> str:
+    if m.groupdict().get("num") is not None:
+        return m.group("num").decode()
+    var = m.group("var").decode()
+    return f"{var} (up to {number})" if number is not None else var
+
+
+def _sums(data: bytes, resolve: Resolve | None) -> list[Computed]:
+    """Sums of an address and a number (`_SUM_FORMS`), and of a name bound to one (t36-33 09)."""
+    out: list[Computed] = []
+    if any(word in data for word in (b"toLong", b"ip2long", b"IPAddr", b"ip_address", b"IPv4Address",
+                                     b"network_address")):
+        for form in _SUM_FORMS:
+            for m in form.finditer(data):
+                number = _last(data, m)
+                if "/" in m.group("net").decode() and b"network_address" in m.group():
+                    address = _nth(m.group("net"), number) if number is not None else None
+                else:
+                    address = _plus(m.group("net"), number) if number is not None else None
+                if address is None and b"network_address" not in m.group():
+                    continue  # an address plus an unread number: no network to say it may leave
+                out.append(_computed(m, address, _said(m, number)))
+    names = {m.group("name"): m for m in _PY_ADDRESS.finditer(data)}
+    if names:
+        for m in _NAME_SUM.finditer(data):
+            bound = names.get(m.group("ref"))
+            number = _last(data, m) if bound is not None else None
+            if bound is None or number is None:
+                continue
+            line = data.count(b"\n", 0, bound.start()) + 1
+            address = _plus(bound.group("net"), number)
+            if address:
+                out.append(_named(m, address, _said(m, number), bound.group("net").decode(), f"line {line}"))
+    if resolve is not None and b"network_address" in data:
+        for m in _REF_NET_SUM.finditer(data):
+            resolved = resolve(m.group("ref").decode())
+            if resolved is None:
+                continue
+            number = _last(data, m)
+            network, where = resolved
+            made = _nth(network.encode(), number) if number is not None else None
+            out.append(_named(m, made, _said(m, number), network, where))
     return out
 
 

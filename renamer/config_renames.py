@@ -296,6 +296,11 @@ def _address_problem(value: str) -> str | None:
 
 
 def _network_problem(value: str) -> str | None:
+    if "/" not in value and parse_address(value) is not None:
+        # Python reads a bare address as a /32 (/128): under `networks:` it is far more likely an
+        # abbreviated /24 or a typo than a one-address network, so nothing is assumed
+        return (f"{shown(value)} has no length: a network needs its length (/N); use "
+                "renames.addresses for one address")
     if parse_network(value) is None:
         return f"invalid network {shown(value)} (expected e.g. 10.250.0.0/16 with no host bits set)"
     return None

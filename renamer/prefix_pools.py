@@ -301,18 +301,27 @@ def pd_pools(data: bytes, moves: Sequence[PrefixMove], layout: _Layout) -> Itera
         move, state = found
         delegated, text = int(x.group(1)), length.group(1).decode()
         if state != "left" and delegated < move.new.prefixlen:
-            yield LengthHit(length.start(1), length.end(1), text, text, TOOL,
-                            f"the pd-pool {move.old} delegating /{delegated} prefixes would become "
-                            f"{move.new}: "
-                            f"Kea refuses a pd-pool whose delegated-len ({delegated}) is shorter than its "
-                            f"prefix-len ({move.new.prefixlen}): set delegated-len by hand (at least "
-                            f"{move.new.prefixlen}), or choose a longer new network")
+            why = (f"the pd-pool {move.old} delegating /{delegated} prefixes would become {move.new}: "
+                   f"Kea refuses a pd-pool whose delegated-len ({delegated}) is shorter than its "
+                   f"prefix-len ({move.new.prefixlen}): set delegated-len by hand (at least "
+                   f"{move.new.prefixlen}), or choose a longer new network")
+            yield LengthHit(length.start(1), length.end(1), text, text, TOOL, why)
+            yield _held_prefix(prefix, TOOL, why)
         elif state == "left" or (state == "before" and move.new.prefixlen > move.old.prefixlen):
-            yield LengthHit(length.start(1), length.end(1), text, text, TIED,
-                            f"the pd-pool {move.old} delegates {2 ** (delegated - move.old.prefixlen)} "
-                            f"/{delegated} prefixes, as {move.new} it would delegate "
-                            f"{2 ** (delegated - move.new.prefixlen)}: clients holding the others lose them: "
-                            "decide delegated-len and prefix-len by hand")
+            why = (f"the pd-pool {move.old} delegates {2 ** (delegated - move.old.prefixlen)} "
+                   f"/{delegated} prefixes, as {move.new} it would delegate "
+                   f"{2 ** (delegated - move.new.prefixlen)}: clients holding the others lose them: "
+                   "decide prefix, prefix-len and delegated-len together by hand")
+            yield LengthHit(length.start(1), length.end(1), text, text, TIED, why)
+            if state == "before":  # never half-written: the pool's prefix is held with its length
+                yield _held_prefix(prefix, TIED, why)
+
+
+def _held_prefix(prefix: re.Match[bytes], refused: str, why: str) -> LengthHit:
+    """A pd-pool's `prefix` kept with the `prefix-len` beside it (t36-33 finding 15): moved alone it
+    would name a pool with host bits set, reaching past the new network."""
+    text = prefix.group(1).decode("ascii", "replace")
+    return LengthHit(prefix.start(1), prefix.end(1), text, text, refused, why)
 
 
 def _pd_state(address: ipaddress.IPv6Address | ipaddress.IPv4Address, length: int,
@@ -752,6 +761,31 @@ def kea_options(data: bytes, moves: Sequence[PrefixMove], layout: _Layout) -> It
                             f"{move.new}")
 
 
+_SUBNET_ID = lazy_re.compile(rb"(?im)^[ \t]*(?:option[ \t]+ip6hint[ \t]+['\"]?|SubnetId[ \t]*=[ \t]*(?:0x)?)"
+                             rb"([0-9A-Fa-f]{1,16})['\"]?[ \t]*$")
+
+
+def subnet_ids(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """An IPv6 /64 subnet ID written alone (OpenWrt `option ip6hint 'f000'`, networkd `SubnetId=0xf002`)
+    in a file naming a network a shrink moves: an ID the old prefix held and the new one has no room
+    for picks a subnet outside it, refused as an address outside would be (t36-33 finding 17)."""
+    if b"ip6hint" not in data and b"SubnetId" not in data:
+        return
+    shrinks = [m for m in moves if m.old.version == 6 and m.old.prefixlen < m.new.prefixlen <= 64
+               and str(m.old.network_address).encode() in data]
+    for x in _SUBNET_ID.finditer(data):
+        value = int(x.group(1), 16)
+        for move in shrinks:
+            room = 2 ** (64 - move.new.prefixlen)
+            if room <= value < 2 ** (64 - move.old.prefixlen):
+                text = x.group(1).decode()
+                yield LengthHit(x.start(1), x.end(1), text, text, OUTSIDE,
+                                f"the subnet ID {text} picks a /64 of {move.old}, and {move.new} has IDs "
+                                f"up to {room - 1:x} only, so the subnet it names lies outside the new "
+                                "network: choose an ID inside it by hand, or a longer new network")
+                break
+
+
 def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:
     """Every hit of this module's rules in one file, in order."""
     resized = [m for m in moves if m.resized]
@@ -759,7 +793,7 @@ def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:
         return []
     hits = [*networkd_pools(data, resized), *dhcpd_prefix6(data, resized), *kube_lengths(data, resized),
             *delegation_hits(data, resized), *except_hits(data, resized), *tied_hits(data, resized),
-            *limit_hits(data, resized), *aks_capacity(data, resized)]
+            *limit_hits(data, resized), *aks_capacity(data, resized), *subnet_ids(data, resized)]
     if b"delegated" in data or (b"data" in data and b"subnet" in data):  # the rules that read entries
         layout = _Layout(data)
         hits += [*pd_pools(data, resized, layout), *kea_options(data, resized, layout)]

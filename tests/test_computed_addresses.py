@@ -64,3 +64,17 @@ def test_a_name_is_evaluated_through_what_it_resolves_to() -> None:
     ]
     assert python_networks(b'import ipaddress\nNET = ipaddress.ip_network("10.0.40.0/24")\n') == {
         "NET": ("10.0.40.0/24", 2)}
+
+
+def test_sums_of_an_address_and_a_number_t36_33_09() -> None:
+    """Node/PHP/Ruby sums, a Python name bound to an address, and a loop variable's last value."""
+
+    data = (b'GW = ip_address("10.0.40.1")\nVIP = GW + 200\nA = ip.fromLong(ip.toLong("10.0.40.1") + 7)\n'
+            b"B = long2ip(ip2long('10.0.40.1') + 8)\nC = IPAddr.new(\"10.0.40.1\") + 9\n"
+            b'P = [ip_network("10.0.40.0/24").network_address + i for i in range(150, 200)]\n'
+            b'for (let k = 3; k <= 12; k++) { q.push(ip.toLong("10.0.40.0") + k) }\nD = OTHER + 5\n')
+    found = [(c.text, c.address, c.number) for c in computed(data)]
+    assert found == [("GW + 200", "10.0.40.201", "200"), ('toLong("10.0.40.1") + 7', "10.0.40.8", "7"),
+                     ("ip2long('10.0.40.1') + 8", "10.0.40.9", "8"), ('IPAddr.new("10.0.40.1") + 9', "10.0.40.10", "9"),
+                     ('ip_network("10.0.40.0/24").network_address + i', "10.0.40.199", "i (up to 199)"),
+                     ('toLong("10.0.40.0") + k', "10.0.40.12", "k (up to 12)")], found

@@ -86,6 +86,16 @@ def test_every_config_problem_at_once(repo, run) -> None:
     pytest.param('version: 1\nrenames:\n  networks: {10.250.0.0/16: "2001:db8::/48"}\n',
                  "renamer.yaml:3: renames.networks.10.250.0.0/16: 10.250.0.0/16 and 2001:db8::/48 must "
                  "be of one family (IPv4 and IPv6)", id="network-family"),
+    # a network without its length is never read as a /32 (/128) without a word (t36-33 finding 21)
+    pytest.param("version: 1\nrenames:\n  networks:\n    192.168.40.0: 10.20.0.0\n",
+                 "renamer.yaml:4: renames.networks.192.168.40.0: '192.168.40.0' has no length: a network "
+                 "needs its length (/N); use renames.addresses for one address", id="network-without-length"),
+    pytest.param("version: 1\nrenames:\n  networks: {192.168.40.0/24: 10.20.0.0}\n",
+                 "renamer.yaml:3: renames.networks.192.168.40.0/24: '10.20.0.0' has no length: a network "
+                 "needs its length (/N); use renames.addresses for one address", id="new-network-without-length"),
+    pytest.param('version: 1\nrenames:\n  networks: {"2001:db8:a::": "2001:db8:b::/48"}\n',
+                 "renamer.yaml:3: renames.networks.2001:db8:a::: '2001:db8:a::' has no length: a network "
+                 "needs its length (/N); use renames.addresses for one address", id="v6-network-without-length"),
     # any length, but an overlap only where both start at one address (a resize in place)
     pytest.param("version: 1\nrenames:\n  networks: {10.0.48.0/24: 10.0.48.128/25}\n",
                  "renamer.yaml:3: renames.networks.10.0.48.0/24: 10.0.48.128/25 overlaps 10.0.48.0/24: a "

@@ -11,7 +11,7 @@ import pytest
 
 from renamer.match import Matcher
 from renamer.prefix_moves import OUTSIDE, PrefixMove
-from renamer.prefix_pools import TIED, TOOL, kube_lengths, pool_problem
+from renamer.prefix_pools import TIED, TOOL, kube_lengths, pool_problem, subnet_ids
 
 
 def _found(pairs: list[tuple[str, str]], text: str) -> list[tuple[str, str, str | None]]:
@@ -90,6 +90,16 @@ def test_kea_pd_pools_in_yaml() -> None:
     text = ("Dhcp6:\n  subnet6:\n    - subnet: 2001:db8:a::/48\n      pd-pools:\n        - prefix: \"2001:db8:a::\"\n"
             "          prefix-len: 48\n          delegated-len: 56\n")
     assert ("48", "48", TOOL) in _found([("2001:db8:a::/48", "2001:db8:b::/60")], text)
+
+
+@pytest.mark.parametrize(("new", "refused"), [
+    ("2001:db8:b:100::/56", TIED), ("2001:db8:a::/56", TIED), ("2001:db8:b::/60", TOOL)])
+def test_a_pd_pool_prefix_is_held_with_its_length(new: str, refused: str) -> None:
+    """t36-33 finding 15: the pool's `prefix` is held beside its `prefix-len`, never moved alone."""
+    text = KEA6.replace("PREFIX", "2001:db8:a::").replace("LEN", "48")
+    found = _found([("2001:db8:a::/48", new)], text)
+    assert ("2001:db8:a::", "2001:db8:a::", refused) in found, found
+    assert ("48", "48", refused) in found, found
 
 
 KUBEADM = ("networking:\n  podSubnet: 10.244.0.0/16\n  serviceSubnet: 10.96.0.0/12\ncontrollerManager:\n"
@@ -240,3 +250,16 @@ def test_round7_an_aks_node_subnet_too_small_for_its_pools() -> None:
     overlay = AKS_TF.replace('network_plugin = "azure"', 'network_plugin = "azure"\n    network_plugin_mode = "overlay"')
     assert hits("10.0.48.0/23", overlay) == []  # pods take no node-subnet address
     assert hits("10.0.48.0/23", AKS_TF.replace('"azure"', '"kubenet"')) == []
+
+
+@pytest.mark.parametrize(("text", "refused"), [
+    (b"option ula_prefix '2001:db8:a::/48'\n\toption ip6hint 'f000'\n", True),
+    (b"option ula_prefix '2001:db8:a::/48'\n\toption ip6hint 'ff0'\n", False),  # a /52 holds it
+    (b"Prefix=2001:db8:a::/48\nSubnetId=0xf002\n", True),
+    (b"Prefix=2001:db8:a::/48\nSubnetId=12\n", False),
+    (b"Prefix=2001:db8:b::/48\nSubnetId=0xf002\n", False),  # the file names no moved network
+])
+def test_ipv6_subnet_ids_a_shrink_leaves_outside(text: bytes, refused: bool) -> None:
+    """t36-33 finding 17."""
+    move = PrefixMove(ipaddress.ip_network("2001:db8:a::/48"), ipaddress.ip_network("2001:db8:a::/52"))
+    assert bool(list(subnet_ids(text, [move]))) == refused

@@ -12,6 +12,7 @@ ip6.arpa owner), and
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from renamer import lazy_re
 from renamer.formats.zone import CLASS_TOKEN, TTL_TOKEN, entries
 
-__all__ = ["Generate", "generates"]
+__all__ = ["Generate", "generated_addresses", "generates"]
 
 _RANGE = lazy_re.compile(rb"([0-9]+)-([0-9]+)(?:/([0-9]+))?")
 _MODIFIER = lazy_re.compile(r"\$\{(-?[0-9]+)(?:,([0-9]+)(?:,([doxXnN]))?)?\}|\\\$|\$")
@@ -107,3 +108,47 @@ def generates(data: bytes, origin: str | None) -> list[Generate]:
         out.append(Generate(words[0][0], words[-1][1], origin, tokens[2].decode("utf-8", "replace"),
                             rhs, range(first, last + 1, step)))
     return out
+
+
+def _absolute(name: str, origin: str | None) -> str | None:
+    if name.endswith("."):
+        return name.lower()
+    if origin is None:
+        return None
+    return f"{name}.{origin}".lower() if origin != "." else f"{name}.".lower()
+
+
+def _reverse_address(name: str) -> _Address | None:
+    """The address an absolute reverse name stands for (`150.40.168.192.in-addr.arpa.`, 32 nibbles
+    under ip6.arpa.), else None (a classless or partial name)."""
+    labels = name.rstrip(".").split(".")
+    try:
+        if labels[-2:] == ["in-addr", "arpa"] and len(labels) == 6:
+            return ipaddress.IPv4Address(".".join(reversed(labels[:4])))
+        if labels[-2:] == ["ip6", "arpa"] and len(labels) == 34 and all(len(x) == 1 for x in labels[:32]):
+            nibbles = "".join(reversed(labels[:32]))
+            return ipaddress.IPv6Address(":".join(nibbles[i:i + 4] for i in range(0, 32, 4)))
+    except ValueError:
+        return None
+    return None
+
+
+_Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def generated_addresses(line: Generate) -> Iterator[tuple[int, _Address]]:
+    """(iterator value, address) for each address a line's records make: an A or AAAA record's
+    RDATA (`dyn-$ A 192.168.40.$`), a reverse owner (`$ PTR dyn-$.lab.` under
+    40.168.192.in-addr.arpa.), up to LIMIT members (t36-33 finding 16)."""
+    for value in line.values[:LIMIT]:
+        owner = _absolute(expand(line.lhs, value), line.origin)
+        if owner is not None and owner.endswith(".arpa."):
+            address = _reverse_address(owner)
+            if address is not None:
+                yield value, address
+        for word in expand(line.rhs, value).split():
+            if word[:1].isdigit() or ":" in word:
+                try:
+                    yield value, ipaddress.ip_address(word)
+                except ValueError:
+                    continue

@@ -40,7 +40,7 @@ from dataclasses import replace
 
 from renamer import forms as spelling
 from renamer import lazy_re
-from renamer.formats.zone_generate import Generate, expand, generates
+from renamer.formats.zone_generate import Generate, expand, generated_addresses, generates
 from renamer.formats.zone_names import Name, ZoneNames, absolute, zone_names
 from renamer.match import Matcher
 from renamer.names import Reading
@@ -338,6 +338,7 @@ def _generated(data: bytes, matches: list[Match], matcher: Matcher, origin: str 
     spellings = _relative_spellings(matcher, True)
     added: list[Match] = []
     spans: list[tuple[int, int]] = []
+    shrinks = any(new.prefixlen > old.prefixlen for old, new in matcher.networks)
     for line in lines:
         constant = {m.old.lower() for m in matcher.find_any_case(data[line.start:line.end])}
         # A relative owner under an origin the move renames whole follows it (`$GENERATE 100-120 $
@@ -365,6 +366,12 @@ def _generated(data: bytes, matches: list[Match], matcher: Matcher, origin: str 
                                     "would name another address, or none, and no plain `$` template makes "
                                     "them all; write it against the new origin by hand"))
             continue
+        outside = _outside(matcher, line) if shrinks else None
+        if outside is not None:  # hosts a shrink cannot place: the sweep is refused (t36-33 finding 16)
+            spans.append((line.start, line.end))
+            text = data[line.start:line.end].decode("ascii", "replace")
+            added.append(Match(line.start, line.end, text, text, "address", refused=OUTSIDE, note=outside))
+            continue
         hit = _member(matcher, line.records(), line.origin, spellings, constant, owner_follows=follows)
         if hit is not None:
             spans.append((line.start, line.end))
@@ -380,6 +387,26 @@ def _generated(data: bytes, matches: list[Match], matcher: Matcher, origin: str 
     firsts = [a for a, _ in spans]
     out = [m for m in matches if not _within(m.start, spans, firsts)]
     return sorted([*out, *added], key=lambda m: m.start)
+
+
+def _outside(matcher: Matcher, line: Generate) -> str | None:
+    """Why a `$GENERATE` line makes addresses of a network a shrink leaves outside its new one
+    (`$GENERATE 100-200 dyn-$ A 192.168.40.$` under 192.168.40.0/24 -> /25: .128-.200), naming the
+    range and how many, or None: the same hosts written one by one refuse the sweep."""
+    out: dict[tuple[str, str], list[int]] = {}
+    for value, address in generated_addresses(line):
+        for old, new in matcher.networks:
+            if new.prefixlen <= old.prefixlen or address.version != old.version or address not in old:
+                continue
+            if int(address) - int(old.network_address) >= new.num_addresses:
+                out.setdefault((str(old), str(new)), []).append(value)
+    if not out:
+        return None
+    (was, now), values = next(iter(out.items()))
+    return (f"$GENERATE {line.values.start}-{line.values.stop - 1}"
+            + (f"/{line.values.step}" if line.values.step != 1 else "")
+            + f" makes {len(values)} addresses of {was} (the iterator at {values[0]}-{values[-1]}) that have "
+            f"no place in the new, smaller {now}: narrow the range or choose a wider network by hand")
 
 
 # A line's owner that is an RFC 2317 classless label (`0/26`, `0-63`, `0/26.50.168.192.in-addr.arpa.`),

@@ -139,6 +139,50 @@ def test_a_pd_pool_past_its_delegated_length_refuses_the_sweep(run: Run, tmp_pat
     assert _kea_pd_valid(written)
 
 
+KEA6_LINES = ('{\n  "Dhcp6": {\n    "subnet6": [\n      {\n        "id": 1,\n        "subnet": "2001:db8:a::/48",\n'
+              '        "pd-pools": [\n          {\n            "prefix": "2001:db8:a::",\n'
+              '            "prefix-len": 48,\n            "delegated-len": 64\n          }\n        ]\n'
+              '      }\n    ]\n  }\n}\n')
+KEA6_YAML = ("kea_subnets:\n  - id: 1\n    subnet: 2001:db8:a::/48\n    pd_pools:\n"
+             '      - prefix: "2001:db8:a::"\n        prefix_len: 48\n        delegated_len: 64\n')
+
+
+def test_a_pd_pool_over_the_whole_prefix_is_never_written_half_moved(run: Run, tmp_path: Path) -> None:
+    """t36-33 finding 15: under a shrink to another place, a pd-pool over the whole old prefix had its
+    `prefix` moved and its `prefix-len` kept (`2001:db8:b:100::/48`, host bits set, reaching 255 /56s
+    that are not the site's). Now both halves are held together, each a `tied-length` residual: the
+    pool as written stays a network Kea loads (read back here), on one line, over many lines, and
+    in a YAML vars file (`prefix_len`, `delegated_len`); a second sweep changes nothing more."""
+    files = {"kea6.json": KEA6.replace('"delegated-len": 56', '"delegated-len": 64'),
+             "kea6-lines.json": KEA6_LINES, "group_vars/dhcp.yml": KEA6_YAML}
+    root = _repo(tmp_path, files, '"2001:db8:a::/48": "2001:db8:b:100::/56"')
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    for name in ("kea6.json", "kea6-lines.json"):
+        written = (root / name).read_text()
+        assert '"subnet": "2001:db8:b:100::/56"' in written, written
+        pools = [p for s in json.loads(written)["Dhcp6"]["subnet6"] for p in s["pd-pools"]]
+        assert pools == [{"prefix": "2001:db8:a::", "prefix-len": 48, "delegated-len": 64}], name
+        assert _kea_pd_valid(written)
+    vars_ = yaml.safe_load((root / "group_vars/dhcp.yml").read_text())["kea_subnets"][0]
+    assert vars_["subnet"] == "2001:db8:b:100::/56", vars_
+    assert (vars_["pd_pools"][0]["prefix"], vars_["pd_pools"][0]["prefix_len"]) == ("2001:db8:a::", 48), vars_
+    checked = run(root, "verify")
+    assert checked.exit_code == 1, checked.stdout
+    for where in ("kea6.json:2:28: residual (tied-length): 2001:db8:a::",
+                  "kea6.json:2:57: residual (tied-length): 48",
+                  "kea6-lines.json:9:24: residual (tied-length): 2001:db8:a::",
+                  "kea6-lines.json:10:27: residual (tied-length): 48",
+                  "group_vars/dhcp.yml:5:18: residual (tied-length): 2001:db8:a::",
+                  "group_vars/dhcp.yml:6:21: residual (tied-length): 48"):
+        assert where in checked.stdout, (where, checked.stdout)
+    assert "decide prefix, prefix-len and delegated-len together by hand" in checked.stdout
+    before = snapshot(root)
+    again = run(root, "sweep", "--commit")
+    assert again.exit_code == 1, again.stdout + again.stderr
+    assert snapshot(root) == before
+
+
 # -- 08: a grow that makes two elements of one interval set overlap ---------------------------------
 
 SET_V4 = "table inet f {\n  set lans { type ipv4_addr; flags interval; elements = { 10.0.48.0/24, 10.0.49.0/24 } }\n}\n"
@@ -335,3 +379,25 @@ def test_kea_subnet_mask_and_broadcast_options_follow_their_subnet(run: Run, tmp
     assert [o["data"] for o in subnet["option-data"]] == [str(net.netmask), str(net.broadcast_address)]
     checked = run(root, "verify")
     assert checked.exit_code == 0, checked.stdout
+
+
+def test_an_ipv6_subnet_id_a_shrink_leaves_outside_refuses(run: Run, tmp_path: Path) -> None:
+    """t36-33 finding 17: OpenWrt `option ip6hint 'f000'` beside `ula_prefix` and networkd `SubnetId=0xf002`
+    in a file naming the prefix, under 2001:db8:a::/48 -> /52 (IDs up to fff): refused, nothing
+    written; an ID the /52 holds (`f00`) is no refusal."""
+    uci = ("config globals 'globals'\n\toption ula_prefix '2001:db8:a::/48'\n\nconfig interface 'iot'\n"
+           "\toption proto 'static'\n\toption ip6assign '60'\n\toption ip6hint 'f000'\n")
+    networkd = ("[Network]\nDHCPPrefixDelegation=yes\n\n[IPv6Prefix]\nPrefix=2001:db8:a::/48\n\n"
+                "[DHCPPrefixDelegation]\nSubnetId=0xf002\n")
+    root = _repo(tmp_path, {"network": uci, "10-lan.network": networkd}, '"2001:db8:a::/48": "2001:db8:a::/52"')
+    before = snapshot(root)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert snapshot(root) == before
+    assert ("network:7: outside the new, smaller network: the subnet ID f000 picks a /64 of 2001:db8:a::/48, "
+            "and 2001:db8:a::/52 has IDs up to fff only") in done.stderr, done.stderr
+    assert "10-lan.network:8: outside the new, smaller network: the subnet ID f002" in done.stderr, done.stderr
+    root = _repo(tmp_path, {"network": uci.replace("'f000'", "'f00'")}, '"2001:db8:a::/48": "2001:db8:a::/52"')
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code in (0, 1), done.stdout + done.stderr
+    assert "subnet ID" not in done.stdout + done.stderr

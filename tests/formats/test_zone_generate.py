@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from renamer.formats.zone import is_records, record_type
-from renamer.formats.zone_generate import expand, generates
+from renamer.formats.zone_generate import expand, generated_addresses, generates
 from tests.testing.zones import loaded
 
 HEAD = "$TTL 300\n@ IN SOA ns1 root 1 1 1 1 1\n@ IN NS ns1\nns1 IN A 10.0.0.53\n"
@@ -58,3 +58,14 @@ def test_generic_types_read_as_their_mnemonic() -> None:
     assert record_type(b"TYPE63") == b"ZONEMD"
     assert record_type(b"TYPE65280") == b"TYPE65280"
     assert record_type(b"mx") == b"MX"
+
+
+def test_generated_addresses_a_ptr_and_aaaa() -> None:
+    """t36-33 finding 16: each address a line makes, from its RDATA or its reverse owner."""
+    data = (b"$ORIGIN lab.\n$GENERATE 1-3 dyn-$ A 192.168.40.${100}\n"
+            b"$ORIGIN 40.168.192.in-addr.arpa.\n$GENERATE 7-8 $ PTR dyn-$.lab.\n"
+            b"$ORIGIN lab.\n$GENERATE 10-11 v6-$ AAAA 2001:db8::${0,4,x}\n$GENERATE 1-2 c-$ CNAME dyn-$\n")
+    found = [[(v, str(a)) for v, a in generated_addresses(line)] for line in generates(data, None)]
+    assert found == [[(1, "192.168.40.101"), (2, "192.168.40.102"), (3, "192.168.40.103")],
+                     [(7, "192.168.40.7"), (8, "192.168.40.8")],
+                     [(10, "2001:db8::a"), (11, "2001:db8::b")], []]

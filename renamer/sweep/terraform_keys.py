@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 from renamer import hcl_for_keys, hcl_keys, lazy_re
 from renamer.classify import CURRENT, EXCLUDED
+from renamer.formats.yaml_rt import compose_nodes
 from renamer.hcl_keys import Looped
 from renamer.occurrences import Match
 from renamer.sweep.terraform_labels import TESTS, VARS, TerraformIndex, Verdict, folder_of
@@ -48,6 +49,12 @@ _READS = lazy_re.compile(
 )
 
 _NAMED = lazy_re.compile(r"\b(local|var)\s*\.\s*([A-Za-z_][\w-]*)")  # a local or variable an expression reads
+_LOCAL_ONLY = lazy_re.compile(rb"[ \t\r\n]*local[ \t]*\.[ \t]*([A-Za-z_][\w-]*)[ \t\r\n]*")
+# a data file decoded as it is: its top-level keys are the instance keys
+_DECODED_FILE = lazy_re.compile(
+    rb'[ \t\r\n]*(?:yaml|json)decode[ \t]*\([ \t\r\n]*file[ \t]*\([ \t\r\n]*"[^"\r\n]*"[ \t\r\n]*\)'
+    rb"[ \t\r\n]*\)[ \t\r\n]*"
+)
 
 
 @dataclass
@@ -334,7 +341,12 @@ class InstanceKeys:
         read = self._file_reads(folder, hcl, rel, block)
         if read is not None:  # `yamldecode(file("hosts.yaml"))`: the keys are a data file's
             files, said = read
-            extra = [(f, 0, len(self._text(f))) for f in files]
+            # Decoded as it is, the file's top-level keys are the instance keys and its values are
+            # not (t36-sweep, finding 25: an address under `web01:` was kept and called "the instance
+            # key", with a `moved` block for an instance that never was); through any other
+            # expression, which of its words become keys cannot be told: the whole file is held.
+            tops = self._top_keys(files) if self._decoded_whole(folder, hcl, rel, block) else None
+            extra = tops if tops is not None else [(f, 0, len(self._text(f))) for f in files]
             return self._unread(
                 folder,
                 rel,
@@ -342,8 +354,10 @@ class InstanceKeys:
                 hcl,
                 refs,
                 keys,
-                f"its keys come from {said}, read by a Terraform function: the file's old values are kept "
-                "whole with the instance (renamer writes no `moved` block for a key spelled there)",
+                f"its keys come from {said}, read by a Terraform function: "
+                + ("the file's top-level keys are kept with the instances they name" if tops is not None else
+                   "the file's old values are kept whole with the instance")
+                + " (renamer writes no `moved` block for a key spelled there)",
                 extra,
             )
         spelled: list[tuple[str, Span]] = []  # each key and where it is written
@@ -473,6 +487,38 @@ class InstanceKeys:
         if not said:
             return None
         return sorted(set(files)), ", ".join(said)
+
+    def _decoded_whole(self, folder: str, hcl: list[str], rel: str, block: Looped) -> bool:
+        """Whether the `for_each` is one data file decoded as it is: `yamldecode(file("x.yaml"))`
+        or `jsondecode(...)`, written there or as the one value of the `local.X` it names."""
+        text = self._text(rel)[block.expr[0] : block.expr[1]]
+        local = _LOCAL_ONLY.fullmatch(text)
+        if local is not None:
+            found = self._definitions(folder, hcl, "local", local.group(1).decode())
+            if len(found) != 1:
+                return False
+            at, start, end = found[0]
+            text = self._text(at)[start:end]
+        return _DECODED_FILE.fullmatch(text) is not None
+
+    def _top_keys(self, files: list[str]) -> list[Span] | None:
+        """The top-level mapping keys of each YAML or JSON file, as spans; None where one does
+        not read as a mapping (then nothing tells its keys from its values)."""
+        out: list[Span] = []
+        for rel in files:
+            data = self._text(rel)
+            try:
+                text = data.decode("utf-8")
+                docs = compose_nodes(text)
+            except (UnicodeDecodeError, ValueError):
+                return None
+            if len(docs) != 1 or type(docs[0]).__name__ != "MappingNode":
+                return None
+            for key, _ in docs[0].value:
+                start = len(text[: key.start_mark.index].encode())
+                width = len(text[key.start_mark.index : key.end_mark.index].encode())
+                out.append((rel, start, start + width))
+        return out
 
     def _files_named(self, base: str, found: re.Match[bytes]) -> list[str]:
         """The files of the repo one `file("${path.module}/hosts.yaml")` or `fileset(path.module,

@@ -426,7 +426,7 @@ FROM_FILES = [
     pytest.param(
         {
             "main.tf": Y % 'yamldecode(file("${path.module}/hosts.yaml"))',
-            "hosts.yaml": "pug:\n  ip: 10.0.0.5\n",
+            "hosts.yaml": "pug:\n  ip: 10.0.0.9\n",  # a value under the key follows: see below
         },
         ("hosts.yaml", 1),
         '`file("${path.module}/hosts.yaml")` at main.tf:2, read by a Terraform function',
@@ -678,9 +678,13 @@ def test_terraform_plans_nothing_for_keys_read_from_data_files(
         done = _terraform(root, tmp_path, *step)
         assert done.returncode == 0, done.stdout + done.stderr
     assert run(root, "sweep", "--commit").exit_code == 1
-    assert {rel: (root / rel).read_text() for rel in files} == files
+    # the keys held; the address under `pug:` in the decoded YAML is a value, not a key: it follows
+    # (t36-sweep, finding 25), an update in place of the instance's input
+    assert {rel: (root / rel).read_text() for rel in files} == {
+        **files, "hosts.yaml": files["hosts.yaml"].replace("10.0.0.5", "10.1.0.5")}
     done = _terraform(root, tmp_path, "plan", "-input=false", f"-state={state}")
-    assert done.returncode == 0 and "No changes." in done.stdout, done.stdout + done.stderr
+    assert done.returncode == 0 and "1 to change, 0 to destroy" in done.stdout, done.stdout + done.stderr
+    assert "must be replaced" not in done.stdout and "will be destroyed" not in done.stdout
 
 
 CASE_CONFIG = "version: 1\nrenames:\n  hosts: {pug: wolf}\n  addresses: {10.0.40.11: 10.0.40.12}\nallowlist: allow.yaml\n"
@@ -753,3 +757,31 @@ def test_no_moved_block_for_a_key_a_later_rule_holds_in_another_file(
     assert "main.tf:2:22: 10.0.40.11 (terraform-label: held with terraform_data.x" in done.stdout, done.stdout
     code, found = _verify(root, run)
     assert code == 1 and ("main.tf", 2) in {(f["path"], f["line"]) for f in found}, found
+
+
+@pytest.mark.parametrize("decode, data", [
+    ('yamldecode(file("${path.module}/hosts.yaml"))', ("hosts.yaml", "pug:\n  ip: 10.0.0.5\nrex:\n  ip: 10.0.0.6\n")),
+    ('jsondecode(file("hosts.json"))', ("hosts.json", '{"pug": {"ip": "10.0.0.5"},\n "rex": {"ip": "10.0.0.6"}}\n')),
+    ("local.hosts", ("hosts.yaml", "pug: {ip: 10.0.0.5}\nrex: {ip: 10.0.0.6}\n")),
+])
+def test_a_value_under_a_decoded_files_key_is_no_instance_key(
+    decode: str, data: tuple[str, str], repo: Callable[..., Path], run: Callable[..., Result]
+) -> None:
+    """t36-sweep, finding 25: `for_each = yamldecode(file("hosts.yaml"))` with `pug: {ip: 10.0.0.5}`:
+    the address was kept and called "the instance key 10.0.0.5", with a `moved` block for an
+    instance that never was. The file's top-level keys are the instance keys; a value under one
+    follows the rename (the same value in a .tfvars map always did)."""
+    rel, text = data
+    files = {"main.tf": Y % decode + READ_Y, rel: text}
+    if decode == "local.hosts":
+        files["locals.tf"] = 'locals {\n  hosts = yamldecode(file("hosts.yaml"))\n}\n'
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 1  # the key pug is held: a decision
+    assert (root / rel).read_text() == text.replace("10.0.0.5", "10.1.0.5")
+    assert (root / "main.tf").read_text() == files["main.tf"]  # the reference to ["pug"] held with it
+    code, found = _verify(root, run)
+    assert code != 0
+    held = [f for f in found if f["reason"] == "terraform-label"]
+    assert held and all(f["path"] == rel or f["path"] == "main.tf" for f in held), held
+    assert not any("10.0.0.5" in str(f["note"]) or "10.1.0.5" in str(f["note"]) for f in found), found
+    assert any("top-level keys are kept with the instances they name" in str(f["note"]) for f in held), held

@@ -6,10 +6,12 @@ dated section, and `audit` lists each with why. Pure: a path, its lines and the 
   follow the rename; an output is a record inside a current file (a `PING web01 (10.0.0.70)` that
   never answered as `app01` must not be made up);
 * an RPM spec's `%changelog` section: dated entries of past builds, under the names of their time;
-* dated rows: a file whose lines start with a date (a log, a CSV ledger, `2025-03-01,web01,...`):
-  each row dated on or before the cutover is a record, a row dated after it is current (no dated
-  section can say that: a section starts, a row is one line); a line without a date below a dated
-  row continues that row;
+* dated rows: a file whose lines start with a date and that says it is a log or ledger (its rows
+  carry a time of day, its path names a log or ledger, or a header names what happened: a CSV
+  ledger `date,host,ip,action`): each row dated on or before the cutover is a record, a row dated
+  after it is current (no dated section can say that: a section starts, a row is one line); a
+  line without a date below a dated row continues that row. A table whose first column is a date
+  and that says nothing more (a reservation's `added` date, a renewal date) is current state;
 * saved tool output by its first line (an nmap scan, normal or XML, a `terraform plan`, an
   `ansible-playbook` run, an mbox of mail): the whole file is what a tool printed then.
 """
@@ -63,7 +65,7 @@ def spans(path: str, lines: Sequence[str], cutover: dt.date | None) -> list[Span
     if tool is not None:
         return [Span(0, len(lines), "tool-output",
                      f"{tool}, saved: what the tool printed then, under the names of the time")]
-    return dated_rows(lines, cutover) if cutover is not None else []
+    return dated_rows(lines, cutover) if cutover is not None and _reads_as_log(path, lines) else []
 
 
 def notebook_outputs(lines: Sequence[str]) -> list[Span]:
@@ -160,6 +162,32 @@ def row_date(line: str) -> dt.date | None:
         return dt.date(int(found.group(1)), int(found.group(2)), int(found.group(3)))
     except ValueError:
         return None
+
+
+# A file of dated rows is a log or a ledger, its rows records, only where something besides the
+# dates says so (t37-break, finding 01: a DHCP reservation list with the date each was added, an
+# inventory's `added` column, a certificate renewal list and a backup schedule's start dates were
+# kept whole, the moved machine's live reservation with them): a time of day after the dates (a
+# log's lines), a path that names a log or ledger, or a header naming what happened. A date alone
+# is no record, as for a `.txt` list headed by a dated comment (formats/prose.says_past).
+_TIME_OF_DAY = lazy_re.compile(r"^[\[\"'(]?\d{4}[-/]\d{2}[-/]\d{2}(?:T|[ \t,;|]+)\d{1,2}:\d{2}")
+_LOG_PATH = lazy_re.compile(
+    r"(?i)(?:^|[-_./])(?:logs?|ledgers?|history|histories|journal|changelog|changes|maintenance|incidents?|"
+    r"reboots?|audit|events?|activity|timeline|diary|retired|decommissioned|archived?)(?:[-_./]|$)")
+_EVENT_HEADER = lazy_re.compile(
+    r"(?i)(?:^|[\s,;|\t\"'])(?:action|event|change|changes|what|happened|message|activity|incident|done|work)"
+    r"(?:[\s,;|\t\"']|$)")
+
+
+def _reads_as_log(path: str, lines: Sequence[str]) -> bool:
+    """Whether a file of dated rows says it is a log or ledger (see above)."""
+    if _LOG_PATH.search(path):
+        return True
+    filled = [line for line in lines[:200] if line.strip()]
+    if filled and row_date(filled[0]) is None and _EVENT_HEADER.search(filled[0]):
+        return True
+    dated = [line for line in filled if row_date(line) is not None]
+    return bool(dated) and 2 * sum(1 for line in dated if _TIME_OF_DAY.match(line.lstrip())) >= len(dated)
 
 
 def dated_rows(lines: Sequence[str], cutover: dt.date) -> list[Span]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 
+import pytest
+
 from renamer import record_spans
 from renamer.record_spans import Span
 
@@ -62,7 +64,33 @@ def test_dated_rows_before_the_cutover_are_records_after_it_current() -> None:
     kept = {i for s in record_spans.spans("run.txt", log, CUTOVER) for i in range(s.start, s.end)}
     assert kept == {0, 1, 2, 3}  # continuation lines belong to their row
     for spelled in ("[2025/03/01 10:00] web01", '"2025-03-01","web01"', "2025-03-01T10:00:00Z web01"):
-        assert record_spans.spans("x", [spelled, spelled], CUTOVER), spelled
+        assert record_spans.spans("ops/x.log", [spelled, spelled], CUTOVER), spelled
+
+
+@pytest.mark.parametrize("path, lines", [
+    ("dhcp-reservations.csv", ["2024-01-15,web01,10.0.0.5,52:54:00:12:34:56", "2024-03-02,db01,10.0.0.6,52:54:00:12:34:57"]),
+    ("inventory.csv", ["added,hostname,ip,mac", "2024-01-15,web01,10.0.0.5,aa", "2024-03-02,db01,10.0.0.6,bb"]),
+    ("certs.txt", ["2026-11-30 web01.lab.example renew-by", "2025-03-01 db01.lab.example renew-by"]),
+    ("backup-schedule.tsv", ["2025-01-01\tweb01\tdaily\t/srv", "2025-01-01\tdb01\thourly\t/var/lib/pg"]),
+    ("hosts/leases.csv", ["since;host;ip", "2023-06-01;web01;10.0.0.5", "2024-02-02;db01;10.0.0.6"]),
+    ("expiry.md", ["| 2025-05-01 | web01 | cert |", "| 2025-06-01 | db01 | cert |"]),
+])
+def test_a_live_table_whose_first_column_is_a_date_is_no_record(path: str, lines: list[str]) -> None:
+    """t37-break, finding 01: a date alone is no record; a reservation's `added` date, a renewal
+    date, a schedule's start are current state, rewritten with the machine."""
+    assert record_spans.spans(path, lines, CUTOVER) == []
+
+
+@pytest.mark.parametrize("path, lines", [
+    ("ledger/m.csv", ["2025-03-01,web01,10.0.0.70", "2025-04-12,web01,10.0.0.70"]),  # the path says so
+    ("ops/reboots.csv", ["2025-03-01,web01", "2025-04-12,db01"]),
+    ("m.csv", ["date,host,action", "2025-03-01,web01,kernel", "2025-04-12,web01,disk"]),  # a header says what happened
+    ("m.tsv", ["when\thost\tevent", "2025-03-01\tweb01\treboot", "2025-04-12\tweb01\tdisk"]),
+    ("notes.txt", ["2025-03-01 10:00 web01 rebooted", "2025-04-12 11:30 web01 disk"]),  # times of day
+])
+def test_a_file_of_dated_rows_that_says_it_is_a_log_keeps_them(path: str, lines: list[str]) -> None:
+    found = record_spans.spans(path, lines, CUTOVER)
+    assert found and {s.reason for s in found} == {"dated-row"}, found
 
 
 def test_a_date_here_and_there_is_no_file_of_dated_rows() -> None:

@@ -40,11 +40,25 @@ KEPT = {
     "prisma/migrations/20250301_seed/migration.sql": SQL,
     "database/migrations/2025_03_01_000000_seed_hosts.php": "<?php\nDB::table('hosts')->insert(['name' => 'web01']);\n",
     "Data/Migrations/20250301120000_SeedHosts.cs": "migrationBuilder.InsertData(\"hosts\", \"name\", \"web01\");\n",
+    # t37-break finding 03, other tools' default layouts: Doctrine, Yii, MikroORM, TypeORM, Hasura,
+    # Drizzle, Sqitch; and knex's JavaScript
+    "migrations/Version20240101120000.php": "<?php\n$this->addSql(\"INSERT INTO hosts VALUES ('web01')\");\n",
+    "console/migrations/m240101_120000_hosts.php": "<?php\n$this->execute(\"INSERT INTO hosts VALUES ('web01')\");\n",
+    "src/migrations/Migration20240101120000.ts": "this.addSql(\"INSERT INTO hosts VALUES ('web01')\");\n",
+    "src/migration/1704067200000-Init.ts": "await q.query(\"INSERT INTO hosts VALUES ('web01')\");\n",
+    "hasura/migrations/default/1704067200000_init/up.sql": SQL,
+    "drizzle/0000_init.sql": SQL,
+    "sqitch/deploy/hosts.sql": SQL,
+    "db/migrations/20240101_seed.js": "exports.up = (knex) => knex('hosts').insert({name: 'web01'});\n",
 }
 LIVE = {
     "sql/R__host_view.sql": "CREATE OR REPLACE VIEW primary_host AS SELECT 'web01' AS name;\n",  # run again on change
     "db/migrations/README.md": "Seeds reach web01 at 10.0.0.70.\n",
     "app/settings.py": "DB_HOST = 'web01'\n",
+    # t37-break finding 02: what runs the migrations, in a folder named for them, is live
+    "deploy/migrations/01-migrate-job.yaml": "args: [\"-database\", \"postgres://app@web01:5432/app\", \"up\"]\n",
+    "db/migrate/run.rb": "ActiveRecord::Base.establish_connection(host: \"web01\")\n",
+    "migrations/README.md": "Run against web01.\n",
 }
 
 
@@ -59,9 +73,11 @@ def test_applied_migrations_are_kept_as_records_and_listed(repo, run) -> None:
     assert (root / "sql/R__host_view.sql").read_text() == LIVE["sql/R__host_view.sql"].replace("web01", "app01")
     assert (root / "db/migrations/README.md").read_text() == "Seeds reach app01 at 10.0.1.90.\n"
     assert (root / "app/settings.py").read_text() == "DB_HOST = 'app01'\n"
+    for name in ("deploy/migrations/01-migrate-job.yaml", "db/migrate/run.rb", "migrations/README.md"):
+        assert (root / name).read_text() == LIVE[name].replace("web01", "app01"), name
     audit = run(root, "audit")
     assert audit.exit_code == 0, audit.stdout
-    head = ("migrations (19): an applied migration is what ran against the database, under the names of "
+    head = ("migrations (30): an applied migration is what ran against the database, under the names of "
             "its time (Flyway and Liquibase refuse to run once its checksum changes); change the data with a "
             "new migration")
     assert head in audit.stdout, audit.stdout

@@ -4,7 +4,10 @@ in tests/cli/test_lang_t30.py (finding 02)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from renamer import prefix_tests
 from renamer.prefix_tests import (
     CONTAINS,
     GLOB_PREFIX,
@@ -84,3 +87,20 @@ def test_no_test_read(text: bytes) -> None:
 def test_round25_09_nix_java(line: bytes, text: bytes, grammar: str) -> None:
     """Outside round 25, finding 09: Nix's substring, Java's regionMatches."""
     assert [(line[a:b], g) for a, b, g in positions(line)] == [(text, grammar)]
+
+
+_PIECES = [b"h[:4]", b"h[0:4]", b"h[..4]", b"[1,4]", b"[ 0 : 4 ]", b"${h:0:4}", b"${h: 1 :3}", b".take(4)",
+           b"take 4 h", b".slice(0, 4)", b".substring(0,4)", b":sub(1, 4)", b".sub (1,4)", b"substr($h, 0, 4)",
+           b"SUBSTRING(name, 1, 4)", b"MID (n, 1, 4)", b"Left(name, 4)", b"left (n, 4)", b"strpart(h, 0, 4)",
+           b"builtins.substring 0 4 name", b"lib.substring 0 4 n", b" == ", b" = ", b" eq ", b" -ceq ", b"!==",
+           b"'web0'", b'"web0"', b"`web0`", b"h", b" ", b"\n", b"[", b"]", b":", b",", b"(", b")", b"subnet: x",
+           b"middle(", b"leftover("]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=8).map(b"".join))
+@settings(max_examples=600, deadline=None)
+def test_the_cheap_slice_gate_never_turns_away_a_slice_test(data: bytes) -> None:
+    """The slice-and-compare grammars run only where `_might_slice` finds a slice's spelling (they
+    tried every quote and bracket of every YAML file): whatever they would find, the gate lets in."""
+    if prefix_tests._SLICE_THEN.search(data) or prefix_tests._LITERAL_THEN.search(data):
+        assert prefix_tests._might_slice(data, data.lower()), data

@@ -1,4 +1,4 @@
-from renamer.cli import main
+from renamer.entry import main
 
 try:
     main()

@@ -338,7 +338,11 @@ class InstanceKeys:
         keys = hcl_keys.keys(data, *block.expr)
         expr = data[block.expr[0] : block.expr[1]].decode("utf-8", "replace")
         where = f"{rel}:{block.line}"
-        read = self._file_reads(folder, hcl, rel, block)
+        # Keys spelled as literals (in the expression, or as a local's literal map) come from no file,
+        # whatever the values beside them read (t37-break, finding 11: `for_each = local.records`,
+        # a map `{a_pug = {content = local.network.hosts.pug.ip}}` over a yamldecode'd topology
+        # file, held that whole file as instance keys)
+        read = None if self._literal_keys(hcl, keys) else self._file_reads(folder, hcl, rel, block)
         if read is not None:  # `yamldecode(file("hosts.yaml"))`: the keys are a data file's
             files, said = read
             # Decoded as it is, the file's top-level keys are the instance keys and its values are
@@ -487,6 +491,15 @@ class InstanceKeys:
         if not said:
             return None
         return sorted(set(files)), ", ".join(said)
+
+    def _literal_keys(self, hcl: list[str], keys: hcl_keys.Keys) -> bool:
+        """Whether the `for_each` keys are literals: in its expression, or a local's literal map."""
+        if keys.items is not None:
+            return True
+        if keys.source is None or keys.source[0] != "local":
+            return False
+        found = self._local(hcl, keys.source[1])
+        return found is not None and hcl_keys.keys(self._text(found[0]), *found[1]).items is not None
 
     def _decoded_whole(self, folder: str, hcl: list[str], rel: str, block: Looped) -> bool:
         """Whether the `for_each` is one data file decoded as it is: `yamldecode(file("x.yaml"))`

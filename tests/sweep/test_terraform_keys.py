@@ -785,3 +785,24 @@ def test_a_value_under_a_decoded_files_key_is_no_instance_key(
     assert held and all(f["path"] == rel or f["path"] == "main.tf" for f in held), held
     assert not any("10.0.0.5" in str(f["note"]) or "10.1.0.5" in str(f["note"]) for f in found), found
     assert any("top-level keys are kept with the instances they name" in str(f["note"]) for f in held), held
+
+
+@pytest.mark.parametrize("for_each", ["local.records", "{ a_pug = { content = local.network.hosts.pug.ip } }"])
+def test_literal_keys_beside_values_read_from_a_file_hold_nothing_of_the_file(
+    for_each: str, repo: Callable[..., Path], run: Callable[..., Result]
+) -> None:
+    """t37-break, finding 11 (adrienkohlbecker/homelab's shape): `for_each = local.records`, a
+    literal map whose values read a yamldecode'd topology file: the keys are literals, none comes
+    from the file; the file's names and addresses follow like any YAML."""
+    topology = "hosts:\n  pug: { ip: 10.0.0.5 }\n  rex: { ip: 10.0.0.6 }\n"
+    main = ('locals {\n  network = yamldecode(file("${path.module}/topology.yml"))\n'
+            "  records = { a_pug = { content = local.network.hosts.pug.ip } }\n}\n"
+            + Y % for_each)
+    root = repo({"topology.yml": topology, "main.tf": main}, config=CONFIG, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "topology.yml").read_text() == topology.replace("pug", "wolf").replace("10.0.0.5", "10.1.0.5")
+    assert "local.network.hosts.wolf.ip" in (root / "main.tf").read_text()
+    assert "a_pug" in (root / "main.tf").read_text()  # the instance key, untouched
+    code, found = _verify(root, run)
+    assert code == 0 and not [f for f in found if f["reason"] == "terraform-label"], found

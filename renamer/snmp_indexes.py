@@ -7,8 +7,9 @@ Such Instance"; sweep 0, verify OK.
 
 Read: an index after a MIB-qualified object (`SOME-MIB::object.`), after a bare object of an
 address-indexed table (`ipAdEntNetMask.`), or the last four numbers of a numeric OID under
-`1.3.6.1` (with or without its leading dot). Where four consecutive numbers of the index are an
-address a network move carries (or a renamed address), it is a residual `snmp-index`: nothing
+`1.3.6.1` (with or without its leading dot): under an address-indexed table's own OID, any
+address a move carries; under any other, only a renamed address spelled whole. Where four
+consecutive numbers of the index are such an address, it is a residual `snmp-index`: nothing
 rewritten (an index may hold a mask, a ToS and a next hop beside the address, and which part the
 poller means is the MIB's), so verify fails until a person writes the new index. Pure.
 """
@@ -32,6 +33,14 @@ _OID = lazy_re.compile(
     rb"|(?<![A-Za-z0-9_.])\.?1\.3\.6\.1(?:\.[0-9]+)+?)"
     rb"(?P<index>(?:\.[0-9]{1,10}){4,})(?![0-9A-Za-z]|\.[0-9])")
 LITERALS = (b"-MIB::", b"1.3.6.1.", *(t.encode() for t in _TABLES.split("|")))
+# The numeric OIDs of those tables' entries (MIB-II, IP-FORWARD-MIB, IP-MIB, BGP4-MIB, OSPF-MIB):
+# under them an index holds an address. Any other numeric OID (an enterprise subtree, UCD-SNMP's
+# laLoad `1.3.6.1.4.1.2021.10.1.3.1`) is indexed by what its MIB says, seldom an address: its tail
+# is one only where it spells a renamed address itself, never for merely lying in a moved network
+# (t37-break, finding 12: laLoad.1 under a move of 10.1.3.0/24 read as the index 10.1.3.1).
+_ADDRESS_TABLES = tuple(f"1.3.6.1.2.1.{entry}.".encode() for entry in (
+    "3.1.1", "4.20.1", "4.21.1", "4.22.1", "4.24.4.1", "4.24.7.1", "4.34.1", "4.35.1", "6.13.1", "7.5.1",
+    "15.3.1", "15.6.1", "14.7.1", "14.10.1", "14.11.1"))
 
 
 class SnmpIndexes:
@@ -65,7 +74,8 @@ class SnmpIndexes:
                 if any(len(p) > 1 and p[0] == "0" for p in window) or any(int(p) > 255 for p in window):
                     continue
                 address = ipaddress.IPv4Address(".".join(window))
-                why = self._why(address)
+                known = not numeric or found.group().lstrip(b".").startswith(_ADDRESS_TABLES)
+                why = self._why(address, moved=known)
                 if why is None:
                     continue
                 start = offsets[i]
@@ -75,10 +85,10 @@ class SnmpIndexes:
                                       "for its new address, so write the new index by hand"))
         return out
 
-    def _why(self, address: ipaddress.IPv4Address) -> str | None:
+    def _why(self, address: ipaddress.IPv4Address, *, moved: bool = True) -> str | None:
         if address in self._renamed:
             return f"{address} is renamed {self._renamed[address]}"
-        for old, new in self._moves:
+        for old, new in self._moves if moved else ():
             if address in old:
                 return f"{address} lies in {old}, which moves to {new}"
         return None

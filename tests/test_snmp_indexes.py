@@ -44,3 +44,19 @@ def test_a_renamed_address_in_an_index_is_refused() -> None:
     found = SnmpIndexes([("10.0.0.70", "10.0.1.70")]).find(b"IP-MIB::ipAdEntNetMask.10.0.0.70\n")
     assert [(m.old, m.refused) for m in found] == [("10.0.0.70", "snmp-index")]
     assert SnmpIndexes([]).literals == ()
+
+
+@pytest.mark.parametrize("line", [
+    b"1.3.6.1.4.1.2021.10.1.3.1",  # UCD-SNMP laLoad.1 (t37-break finding 12): its index is .1
+    b"oid: .1.3.6.1.4.1.2021.10.1.5.2",  # laLoadInt.2
+    b'oid = "1.3.6.1.2.1.2.2.1.10.192.168.40.1"',  # ifInOctets: ifIndex-indexed, no address
+    b"1.3.6.1.4.1.9.9.109.1.1.1.1.8.192.168.40.7",  # an enterprise table: its MIB says its index
+])
+def test_a_numeric_oid_outside_the_address_tables_is_no_index_of_a_moved_network(line: bytes) -> None:
+    move = [(ipaddress.ip_network("10.1.3.0/24"), ipaddress.ip_network("10.1.9.0/24")), *MOVE]
+    assert SnmpIndexes([], move).find(line) == []
+
+
+def test_a_numeric_oid_anywhere_spelling_a_renamed_address_is_still_refused() -> None:
+    found = SnmpIndexes([("192.168.40.7", "10.20.0.7")]).find(b"1.3.6.1.4.1.9.9.109.1.1.1.1.8.192.168.40.7")
+    assert [(m.old, m.refused) for m in found] == [("192.168.40.7", "snmp-index")]

@@ -54,7 +54,8 @@ def test_a_txt_string_grown_past_255_refuses_the_sweep(repo, run) -> None:
         "nsupdate/spf.txt": f'server 127.0.0.1\nupdate add lab.example. 300 TXT "{spf}"\nsend\n',
         "dns.tf": ('resource "aws_route53_record" "spf" {\n  zone_id = "Z1"\n  name    = "lab.example"\n'
                    f'  type    = "TXT"\n  ttl     = 300\n  records = ["{spf}"]\n}}\n'),
-        "octodns/lab.example.yaml": f"'':\n  type: TXT\n  value: {spf}\n",
+        "ansible/spf.yml": (f"- amazon.aws.route53:\n    zone: lab.example\n    record: lab.example\n"
+                            f"    type: TXT\n    value: '\"{spf}\"'\n"),
     }
     root = repo(files, config=_config("web01.lab.example", NEW), allowlist=ALLOW)
     assert _checkzone(root / "zones/lab.example.zone").returncode == 0
@@ -69,7 +70,7 @@ def test_a_txt_string_grown_past_255_refuses_the_sweep(repo, run) -> None:
                        ("zones/mail.lab.example.zone:7", "a TXT character-string holds 255 bytes"),
                        ("nsupdate/spf.txt:2", "a TXT character-string holds 255 bytes"),
                        ("dns.tf:6", "a TXT record's string holds 255 bytes"),
-                       ("octodns/lab.example.yaml:3", "a TXT record's string holds 255 bytes")]:
+                       ("ansible/spf.yml:5", "a TXT record's string holds 255 bytes")]:
         assert f"{where}: name-limit: v=spf1 a:webapp-frontend-01.lab.example" in said, (where, said)
         assert why in said.split(f"{where}: name-limit: ")[1], (where, said)
         assert "would be 268 bytes in one TXT string" in said.split(f"{where}: name-limit: ")[1]
@@ -108,3 +109,25 @@ def test_a_zone_name_grown_past_253_refuses_the_sweep(repo, run) -> None:
     assert "would be 256 bytes here; a DNS name holds 253 bytes (RFC 1035 2.3.4)" in said
     assert "zones/lab.example.zone:8" not in said  # `web01.lab.example.` itself: 240, rewritten
     assert "notes.md" not in said  # prose is no zone
+
+
+def test_a_long_value_where_its_consumer_splits_it_or_only_documents_it_is_written(repo, run) -> None:
+    """t37-break, finding 07: octoDNS splits a TXT value into 255-byte strings itself, Cloudflare's
+    API takes 2,048 bytes and Azure DNS 1,024, and a README loads nowhere: the sweep refused all of
+    them, exit 3. Route 53 (above) and zone files keep the limit."""
+    spf = _spf(255)
+    files = {
+        "octodns/lab.example.yaml": f"'':\n  type: TXT\n  value: {spf}\n",
+        "dns/records.yaml": f"mail:\n  - type: SPF\n    values:\n      - {spf}\n",  # octoDNS's shape, any folder
+        "cf.tf": f'resource "cloudflare_record" "spf" {{\n  type    = "TXT"\n  content = "{spf}"\n}}\n',
+        "cf5.tf": f'resource "cloudflare_dns_record" "spf" {{\n  type    = "TXT"\n  content = "{spf}"\n}}\n',
+        "az.tf": f'resource "azurerm_dns_txt_record" "spf" {{\n  record {{\n    value = "{spf}"\n  }}\n}}\n',
+        "README.md": f"Our SPF record:\n\n`{spf}`\n",
+        "docs/mail.rst": f"The record is ``{spf}``.\n",
+    }
+    root = repo(files, config=_config("web01.lab.example", NEW), allowlist=ALLOW)
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 0, swept.stderr
+    for rel, text in files.items():
+        assert (root / rel).read_text() == text.replace("web01.lab.example", NEW), rel
+    assert run(root, "verify", "--strict").exit_code == 0

@@ -50,6 +50,67 @@ _PEER_ROUTES = lazy_re.compile(rb"(?i)[ \t]*(?:list[ \t]+|option[ \t]+)?[\"']?al
                                rb"[ \t]*[=:]")
 
 
+_ITEM = lazy_re.compile(rb"(?P<indent>[ \t]*)-[ \t]")
+_NETWORK = lazy_re.compile(rb"(?<![0-9.:])[0-9]{1,3}(?:\.[0-9]{1,3}){3}/[0-9]{1,2}(?![0-9])"
+                           rb"|(?<![0-9A-Fa-f:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}/[0-9]{1,3}(?![0-9])"
+                           rb"|(?<![\w.])[0-9]{1,3}(?:\.[0-9]{1,3}){0,2}\.(?![\w.])")
+
+
+def _line_at(data: bytes, at: int) -> tuple[int, int]:
+    """(start, end) of the line holding offset `at` (its end before the line break)."""
+    at = max(0, min(at, len(data)))
+    start = data.rfind(b"\n", 0, at) + 1
+    end = data.find(b"\n", at)
+    return start, len(data) if end < 0 else end
+
+
+def _siblings(data: bytes, first: tuple[int, int]) -> list[tuple[int, int]]:
+    """The lines of the list or run of statements `first` is one of (see `_admitted_beside`)."""
+    item = _ITEM.match(data, first[0])
+    words = _words(data[first[0]:first[1]])
+    out: list[tuple[int, int]] = []
+    for step in (-1, 1):
+        at = first
+        for _ in range(64):
+            if (step < 0 and at[0] == 0) or (step > 0 and at[1] >= len(data)):
+                break
+            at = _line_at(data, at[0] - 1) if step < 0 else _line_at(data, at[1] + 1)
+            text = data[at[0]:at[1]]
+            if item is not None:
+                other = _ITEM.match(data, at[0])
+                if other is None or other.group("indent") != item.group("indent"):
+                    break
+            elif not text.strip() or _words(text) != words or words == (b"", b""):
+                break
+            out.append(at)
+    return out
+
+
+def _words(line: bytes) -> tuple[bytes, bytes]:
+    """A statement's verb and target: its first word (two where it is an option: `-A INPUT`) and
+    the word after `-j`/`--jump`, so `allow X;` runs on with `allow Y;`, not with `deny Y;`."""
+    parts = line.split()
+    if not parts:
+        return b"", b""
+    head = b" ".join(parts[:2]) if parts[0].startswith(b"-") else parts[0]
+    jump = next((parts[i + 1] for i, w in enumerate(parts[:-1]) if w in (b"-j", b"--jump")), b"")
+    return head, jump
+
+
+def _network(text: bytes) -> Net | None:
+    """A CIDR literal, or a partial address's network (Samba's `10.`, `192.168.`)."""
+    try:
+        if b"/" in text:
+            return ipaddress.ip_network(text.decode(), strict=False)
+        octets = text.rstrip(b".").split(b".")
+        if len(octets) > 3 or any(int(o) > 255 for o in octets):
+            return None
+        address = ".".join([*(o.decode() for o in octets), *["0"] * (4 - len(octets))])
+        return ipaddress.ip_network(f"{address}/{8 * len(octets)}")
+    except ValueError:
+        return None
+
+
 def left_blocks(old: Net, new: Net) -> list[Net]:
     """The networks wider than `old` that hold it and do not hold all of `new` (widest first)."""
     if old.version != new.version:
@@ -69,10 +130,12 @@ class WideNets:
     def __init__(self, moves: Iterable[tuple[Net, Net]]) -> None:
         self.blocks: dict[Net, Net] = {}  # left block -> the old network it holds (the first move's)
         self._denied: dict[Net, tuple[bytes, ...]] = {}  # old network -> `!old`, `!new` as written
+        self._moved_to: dict[Net, Net] = {}  # old network -> where it moves
         literals: set[bytes] = set()
         heads: dict[bytes, Net] = {}
         for old, new in moves:
             self._denied.setdefault(old, (f"!{old}".encode(), f"!{new}".encode()))
+            self._moved_to.setdefault(old, new)
             for block in left_blocks(old, new):
                 self.blocks.setdefault(block, old)
                 literals.add(f"{block.network_address}/".encode())
@@ -116,6 +179,8 @@ class WideNets:
                 # (everything less it): holding the old range after the move is what it is for;
                 # host_access.py reads these lists (the new network landing inside an entry)
                 continue
+            if self._admitted_beside(data, start, end, self._moved_to[self.blocks[block]]):
+                continue  # `mynetworks = 192.168.0.0/16 10.0.0.0/8`: the list admits the new network too
             taken.append((start, end))
             text = data[start:end].decode("ascii", "replace")
             old = self.blocks[block]
@@ -126,6 +191,27 @@ class WideNets:
         if not added:
             return matches
         return sorted([*matches, *added], key=lambda m: m.start)
+
+    @staticmethod
+    def _admitted_beside(data: bytes, start: int, end: int, new: Net) -> bool:
+        """Whether the list the literal stands in names a network holding all of `new` beside it
+        (t37-break, finding 08: the everyday "all private ranges" list `192.168.0.0/16 10.0.0.0/8`
+        still admits hosts moved from one to the other): the literal's line; the items of a YAML
+        or bulleted list it is one of (lines of its indentation starting with `- `); and the
+        statements next to it that say the same (nginx `allow X;` over `allow Y;`, iptables
+        `-A INPUT -s X -j ACCEPT` over the same with Y), up to a blank line."""
+        first = _line_at(data, start)
+        lines = [first, *_siblings(data, first)]
+        for line_start, line_end in lines:
+            for x in _NETWORK.finditer(data, line_start, line_end):
+                if (line_start == first[0] and x.start() < end and start < x.end()) \
+                        or data[x.start() - 1:x.start()] == b"!":  # `!10.0.0.0/8`: kept out
+                    continue
+                beside = _network(x.group())
+                if beside is not None and beside.version == new.version \
+                        and new.subnet_of(beside):  # type: ignore[arg-type]
+                    return True
+        return False
 
     def _found(self, data: bytes, rel: str) -> Iterable[tuple[int, int, Net]]:
         for block in self.blocks:

@@ -69,3 +69,31 @@ def test_might_hold_asks_for_a_head_alone() -> None:
     assert not wide.might_hold(b"proxy_pass http://192.168.1.5;\n")  # a longer address: no head
     assert wide.might_hold(b"Require ip 192.168\n") and wide.might_hold(b"sshd: 192.168.\n")
     assert wide.might_hold(b"allow 192.168.0.0/16;\n") and wide.might_hold(b"route 192.168.0.0 255.255.0.0\n")
+
+
+def test_a_list_that_admits_the_new_network_beside_the_wide_one_loses_nothing() -> None:
+    """t37-break, finding 08: the everyday "all private ranges" list admits hosts moved from one
+    private range to another; said once per list where it does not."""
+    move = ("192.168.42.0/24", "10.20.42.0/24")
+    kept = [
+        b"mynetworks = 127.0.0.0/8 192.168.0.0/16 10.0.0.0/8\n",
+        b"Match Address 192.168.0.0/16,10.0.0.0/8\n",
+        b"hosts allow = 192.168. 10. 127.\n",
+        b"location / {\n  allow 192.168.0.0/16;\n  allow 10.0.0.0/8;\n  deny all;\n}\n",
+        b"-A INPUT -s 192.168.0.0/16 -j ACCEPT\n-A INPUT -s 10.20.0.0/16 -j ACCEPT\n",
+        b"trustedIPs:\n  - 192.168.0.0/16\n  - 10.0.0.0/8\n",
+        b"deny 192.168.0.0/16;\ndeny 10.0.0.0/8;\n",  # still denied, by the other line
+    ]
+    for data in kept:
+        assert _found(data, *move) == [], data
+    lost = [
+        b"mynetworks = 127.0.0.0/8 192.168.0.0/16\n",
+        b"mynetworks = 192.168.0.0/16 !10.0.0.0/8\n",  # kept out, not admitted
+        b"allow 192.168.0.0/16;\ndeny 10.0.0.0/8;\n",  # another verb
+        b"-A INPUT -s 192.168.0.0/16 -j ACCEPT\n-A INPUT -s 10.0.0.0/8 -j DROP\n",  # another target
+        b"allow 192.168.0.0/16;\n\nallow 10.0.0.0/8;\n",  # a blank line: another block
+        b"trustedIPs:\n  - 192.168.0.0/16\n  - 172.16.0.0/12\n",
+        b"allow 192.168.0.0/16 10.20.0.0/28;\n",  # holds part of the new network, not all of it
+    ]
+    for data in lost:
+        assert _found(data, *move) == ["192.168.0.0/16"], data

@@ -51,7 +51,7 @@ _PEER_ROUTES = lazy_re.compile(rb"(?i)[ \t]*(?:list[ \t]+|option[ \t]+)?[\"']?al
 
 
 _ITEM = lazy_re.compile(rb"(?P<indent>[ \t]*)-[ \t]")
-_NETWORK = lazy_re.compile(rb"(?<![0-9.:])[0-9]{1,3}(?:\.[0-9]{1,3}){3}/[0-9]{1,2}(?![0-9])"
+_NETWORK = lazy_re.compile(rb"(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}/[0-9]{1,2}(?![0-9])"  # SPF's ip4:
                            rb"|(?<![0-9A-Fa-f:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}/[0-9]{1,3}(?![0-9])"
                            rb"|(?<![\w.])[0-9]{1,3}(?:\.[0-9]{1,3}){0,2}\.(?![\w.])")
 
@@ -62,6 +62,26 @@ def _line_at(data: bytes, at: int) -> tuple[int, int]:
     start = data.rfind(b"\n", 0, at) + 1
     end = data.find(b"\n", at)
     return start, len(data) if end < 0 else end
+
+
+def list_admits(data: bytes, start: int, end: int,
+                address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether another network of the list the literal at `start:end` stands in holds `address`
+    (its line, its list's items, the statements beside it that say the same: `_siblings`). A list
+    prepared for a move (`ip4:192.0.2.0/24 ip4:198.51.100.0/24`) admits the host before and after
+    (t37-break, finding 09)."""
+    host = ipaddress.ip_network(address)
+    return WideNets._admitted_beside(data, start, end, host)
+
+
+def _qualifier(data: bytes, line_start: int, at: int) -> bytes:
+    """What is written right before a literal, back to a blank or a separator: SPF's `ip4:` or
+    `-ip4:`, `!`, or nothing."""
+    begin = at
+    while begin > line_start and data[begin - 1:begin] not in (b" ", b"\t", b",", b"\"", b"'", b"[", b"(",
+                                                                b"=", b";"):
+        begin -= 1
+    return data[begin:at]
 
 
 def _siblings(data: bytes, first: tuple[int, int]) -> list[tuple[int, int]]:
@@ -201,11 +221,18 @@ class WideNets:
         statements next to it that say the same (nginx `allow X;` over `allow Y;`, iptables
         `-A INPUT -s X -j ACCEPT` over the same with Y), up to a blank line."""
         first = _line_at(data, start)
-        lines = [first, *_siblings(data, first)]
+        # on its own line, only the literals of its statement (nginx's `allow X; deny Y;`) written
+        # with its qualifier (SPF's `-ip4:` fails where `ip4:` passes; `!net` keeps out)
+        own = (data.rfind(b";", first[0], start) + 1 or first[0],
+               data.find(b";", end, first[1]) if data.find(b";", end, first[1]) >= 0 else first[1])
+        qualifier = _qualifier(data, first[0], start)
+        lines = [own, *_siblings(data, first)]
         for line_start, line_end in lines:
             for x in _NETWORK.finditer(data, line_start, line_end):
-                if (line_start == first[0] and x.start() < end and start < x.end()) \
-                        or data[x.start() - 1:x.start()] == b"!":  # `!10.0.0.0/8`: kept out
+                if line_start == own[0] and ((x.start() < end and start < x.end())
+                                             or _qualifier(data, line_start, x.start()) != qualifier):
+                    continue
+                if data[x.start() - 1:x.start()] == b"!":  # `!10.0.0.0/8`: kept out
                     continue
                 beside = _network(x.group())
                 if beside is not None and beside.version == new.version \

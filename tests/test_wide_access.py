@@ -94,6 +94,7 @@ def test_a_list_that_admits_the_new_network_beside_the_wide_one_loses_nothing() 
         b"allow 192.168.0.0/16;\n\nallow 10.0.0.0/8;\n",  # a blank line: another block
         b"trustedIPs:\n  - 192.168.0.0/16\n  - 172.16.0.0/12\n",
         b"allow 192.168.0.0/16 10.20.0.0/28;\n",  # holds part of the new network, not all of it
+        b"allow 192.168.0.0/16; deny 10.0.0.0/8;\n",  # another statement of the line
     ]
     for data in lost:
         assert _found(data, *move) == ["192.168.0.0/16"], data

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import ipaddress
 
-from renamer import lazy_re, mask_nets
+from renamer import lazy_re, mask_nets, wide_access
 from renamer.access_nets import NET, in_access_rule, in_route_rule
 from renamer.occurrences import Match
 
@@ -72,6 +72,9 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
             continue
         if any(out[i].kind == "network" or out[i].refused or out[i].kept for i in over):
             continue  # a network move's literal, or decided already
+        if not over and all(wide_access.list_admits(data, start, end, ipaddress.IPv4Address(new))
+                            for _, new in inside):
+            continue  # `allow 192.0.2.0/24; allow 198.51.100.0/24;`: the list admits the new address too
         text = data[start:end].decode("ascii")
         net = ipaddress.IPv4Network((low, 32 - (high - low + 1).bit_length() + 1))
         old, new = inside[0]

@@ -250,8 +250,14 @@ def _interrupted(root: Path, journal: Journal, done: int, total: int) -> None:
     """Stop the swaps at a file boundary: the journal (still `committing`) keeps the rest."""
     again = "renamer sweep --commit" if journal.commit_message is not None else "renamer sweep"
     then = " and commits the rewrite" if journal.commit_message is not None else ""
+    # the other files' new contents wait beside them, untracked (t37-break, finding 14: `git add
+    # -A`, `git clean` or `git stash -u` would change what the next run finds)
+    left = total - done
+    files, them = ("files", "them") if left != 1 else ("file", "it")
+    waiting = (f"; until then their new contents wait beside them as {left} `.renamer-*.renamer-tmp` "
+               f"{files}: leave {them} to it (no `git add -A`, `git clean` or `git stash -u`)")
     raise Interrupted(f"interrupted after writing {done} of {total} files: `{again}` writes the other "
-                      f"{total - done}{then} (journal: {shown_journal(root)})")
+                      f"{left}{then}{waiting} (journal: {shown_journal(root)})")
 
 
 def _refuse_saved(plan: Plan, journal: Journal, saved: set[str]) -> None:

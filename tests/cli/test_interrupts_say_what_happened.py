@@ -64,7 +64,9 @@ def test_an_interrupt_in_the_write_phase_says_what_is_left_and_the_rerun_commits
     monkeypatch.undo()
     assert stopped.exit_code == 130
     assert stopped.stderr == ("renamer: interrupted after writing 3 of 5 files: `renamer sweep --commit` writes "
-                              f"the other 2 and commits the rewrite (journal: {JOURNAL})\n")
+                              "the other 2 and commits the rewrite; until then their new contents wait beside them as 2 `.renamer-*.renamer-tmp` files: leave them to it (no `git add -A`, `git clean` or `git stash -u`) "
+                              f"(journal: {JOURNAL})\n")
+    assert len(list(root.rglob("*.renamer-tmp"))) == 2  # as said
     assert _rewritten(root) == [True, True, True, False, False]
     assert git(root, "rev-parse", "HEAD") == head
     # A run that would not commit is refused before it writes: it would leave the rewrite uncommitted.
@@ -97,7 +99,8 @@ def test_without_commit_the_rerun_finishes_and_a_commit_run_commits_what_it_fini
     stopped = run(root, "sweep")
     monkeypatch.undo()
     assert stopped.exit_code == 130
-    assert stopped.stderr == ("renamer: interrupted after writing 3 of 5 files: `renamer sweep` writes the other 2 "
+    assert stopped.stderr == ("renamer: interrupted after writing 3 of 5 files: `renamer sweep` writes the other 2"
+                              "; until then their new contents wait beside them as 2 `.renamer-*.renamer-tmp` files: leave them to it (no `git add -A`, `git clean` or `git stash -u`) "
                               f"(journal: {JOURNAL})\n")
     finishing = run(root, "sweep", "--commit")  # asks for the commit the interrupted sweep never wanted
     assert finishing.exit_code == 0, finishing.stderr
@@ -228,7 +231,9 @@ def test_a_terminal_ctrl_c_during_the_writes_always_tells_the_truth(repo) -> Non
         return
     assert sweep.returncode == 130 and not committed, stderr
     found = re.fullmatch(r"renamer: interrupted after writing (\d+) of 2000 files: `renamer sweep --commit` "
-                         r"writes the other (\d+) and commits the rewrite \(journal: \.git/renamer-journal\.json\)\n"
+                         r"writes the other (\d+) and commits the rewrite; until then their new contents wait "
+                         r"beside them as \d+ `\.renamer-\*\.renamer-tmp` files?: leave (?:them|it) to it \(no "
+                         r"`git add -A`, `git clean` or `git stash -u`\) \(journal: \.git/renamer-journal\.json\)\n"
                          r"|renamer: interrupted after writing all 2000 files, before the commit: `renamer sweep "
                          r"--commit` commits them \(journal: \.git/renamer-journal\.json\)\n"
                          r"|renamer: interrupted before the commit: the rewrite of 2000 files is written, not "

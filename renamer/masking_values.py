@@ -57,6 +57,13 @@ def _bare(value: str) -> tuple[str, bool]:
     return text, False
 
 
+# A list of IPv4 addresses or networks (comma or blank separated), nothing else.
+_ONE = r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2})?"
+_ADDRESS_LIST = lazy_re.compile(_ONE + r"(?:[ \t]*[, \t][ \t]*" + _ONE + r")*")
+_SETUP_PASSES = frozenset({"windowsPE", "offlineServicing", "generalize", "specialize", "auditSystem",
+                           "auditUser", "oobeSystem"})
+
+
 def no_secret(words: list[str], value: str) -> bool:
     """Whether `value`, under a key whose lower-case words are `words`, cannot be a secret: an
     unquoted boolean or null, or a number, size or duration under a name that says quantity."""
@@ -69,6 +76,12 @@ def no_secret(words: list[str], value: str) -> bool:
         return True
     if not quoted and _LITERAL.match(text):
         return True
+    if _ADDRESS_LIST.fullmatch(text) is not None:
+        # `PLEX_NO_AUTH_NETWORKS: 192.168.0.0/16,10.0.0.0/8` (t37-break, finding 15): networks and
+        # addresses a key names, no secret; masked, the diff did not apply as printed
+        return True
+    if words[-1:] == ["pass"] and text in _SETUP_PASSES:
+        return True  # unattend.xml's `<settings pass="specialize">`: a Windows setup pass
     if _QUANTITY.match(text) is None or not any(word in _QUANTITY_WORDS for word in words):
         return False
     return words[-1] not in _SECRET_LAST or any(word in _COUNTS for word in words)

@@ -21,3 +21,22 @@ def test_an_authentication_method_under_a_method_key_is_shown(method: str) -> No
                                              ("auth_method_secret", "hunter2-xyz")])
 def test_anything_else_under_a_secret_key_is_still_masked(name: str, value: str) -> None:
     assert hides(name, value)
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("PLEX_NO_AUTH_NETWORKS", "192.168.10.0/24"),  # t37-break finding 15 (onedr0p/home-ops)
+    ("PLEX_NO_AUTH_NETWORKS", "192.168.10.0/24,10.0.0.0/8"),
+    ("auth_allowed_hosts", "10.0.0.5 10.0.0.6"),
+    ("pass", "specialize"),  # unattend.xml's setup pass
+    ("pass", "oobeSystem"),
+])
+def test_addresses_and_setup_passes_are_no_secret(name: str, value: str) -> None:
+    assert not hides(name, value)
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("PLEX_TOKEN", "192.168.10.0/24x"), ("password", "10.0.0.5secret"), ("pass", "specialize2"),
+    ("auth", "ab:cd:ef:01"), ("password", "10.0.0.5 hunter2"),
+])
+def test_a_value_that_only_looks_so_is_still_masked(name: str, value: str) -> None:
+    assert hides(name, value)

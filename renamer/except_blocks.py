@@ -275,6 +275,25 @@ def _names_a_move(data: bytes, moves: Sequence[PrefixMove]) -> bool:
 
 
 def _key_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    for included, excluded, what in key_rules(data):
+        yield from covering(data, included, excluded, moves, what)
+
+
+def moving_out_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """An `except` entry whose own network a move of the same length carries out of the cidr it is
+    excepted from (t37-break, finding 10: Cilium's `toCIDRSet: cidr 192.168.0.0/16, except
+    [192.168.42.0/24]` under `192.168.42.0/24: 10.20.42.0/24` was written, the except outside its
+    cidr, which Kubernetes and Cilium reject): except_moves' rule, which `except_hits` runs for
+    resized moves only."""
+    same = [m for m in moves if not m.resized and m.old != m.new]
+    if not same or not (b"except" in data or b"not" in data or b"Not" in data):
+        return
+    for included, excluded, what in key_rules(data):
+        yield from except_moves.moved_hits(data, included, excluded, same, what)
+
+
+def key_rules(data: bytes) -> Iterator[tuple[list[IPNetwork], list[tuple[int, int, IPNetwork]], str]]:
+    """(included, excluded, what) of each exclusion key beside the key it excludes from."""
     for x in _EXCEPT.finditer(data):
         line_start = _lines(data, x.start())[0]
         column = len(x.group(1)) if x.group(1) is not None else -1  # -1: a flow mapping's own line
@@ -290,4 +309,4 @@ def _key_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
         included = [net for _, _, net in _networks(data, *_value(data, keys[0].end(), column))]
         excluded = _networks(data, *_value(data, x.end(), column))
         key = x.group(2).decode().rstrip("_")
-        yield from covering(data, included, excluded, moves, f"{key} of {name.decode()}")
+        yield included, excluded, f"{key} of {name.decode()}"

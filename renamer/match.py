@@ -639,8 +639,10 @@ class Matcher:
             found = self._allowed_gaps(data, found)
         if self._resized:
             found = self._with_pools(data, found)
-        elif self._moves:  # a move of one length into a network a winning deny covers (round 7)
-            found = self._merged_hits(found, list(except_blocks.into_hits(data, self._moves)))
+        elif self._moves:  # a move of one length into a network a winning deny covers (round 7), or
+            # carrying an except out of its cidr (t37-break, finding 10)
+            found = self._merged_hits(found, [*except_blocks.into_hits(data, self._moves),
+                                              *except_blocks.moving_out_hits(data, self._moves)])
         if self._resized:
             # `-s 10.0.48.0/24 -j NETMAP --to 172.31.5.0/24`: a 1:1 map's other side keeps its length
             found = nat_maps.held(data, found, self._moves)
@@ -697,8 +699,9 @@ class Matcher:
         """Pools, bounds and sets tied to a resized network by a key of their own (prefix_pools.py,
         prefix_lists.py: t26-33 findings 05, 06, 08, 10, 11, 20): each hit takes the place of any
         match over it (a prefix-list entry's network is left with its bounds, never alone)."""
-        hits = [*prefix_pools.pool_hits(data, self._moves), *prefix_lists.list_hits(data, self._moves),
-                *except_blocks.into_hits(data, self._moves)]
+        moves = self._moves
+        hits = [*prefix_pools.pool_hits(data, moves), *prefix_lists.list_hits(data, moves),
+                *except_blocks.into_hits(data, moves), *except_blocks.moving_out_hits(data, moves)]
         return self._merged_hits(matches, hits)
 
     def _merged_hits(self, matches: list[Match], hits: list[prefix_moves.LengthHit]) -> list[Match]:

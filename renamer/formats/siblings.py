@@ -287,9 +287,12 @@ def _host_named_as_group(before: str, after: str) -> str | None:
     group and host with same name" and `hosts: NAME` then targets the group and the host alike;
     the host's host_vars/NAME.yml stands beside group_vars/NAME.yml. Only a clash the edit makes."""
     groups = _groups(after)
-    had = {label.label for label in _hosts(before) if _host_line(label)} & set(_groups(before))
+    grouped_before = set(_groups(before))
+    # a host line that shared its name with a group already (`[pug]` over `pug`, both renamed):
+    # the clash was there before the rename, which carries it, not makes it
+    had = {label.line for label in _hosts(before) if _host_line(label) and label.label in grouped_before}
     for label in _hosts(after):
-        if _host_line(label) and label.label in groups and label.label not in had:
+        if _host_line(label) and label.label in groups and label.line not in had:
             name = label.label
             return (f"line {label.line}: after the rename the inventory host {name!r} would share its "
                     f"name with the group [{name}] (line {groups[name]}): Ansible reads the name as both "

@@ -60,6 +60,11 @@ def _bare(value: str) -> tuple[str, bool]:
 # A list of IPv4 addresses or networks (comma or blank separated), nothing else.
 _ONE = r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2})?"
 _ADDRESS_LIST = lazy_re.compile(_ONE + r"(?:[ \t]*[, \t][ \t]*" + _ONE + r")*")
+_PLACE_WORDS = frozenset({"network", "networks", "nets", "net", "host", "hosts", "ip", "ips", "address",
+                          "addresses", "cidr", "cidrs", "subnet", "subnets", "range", "ranges", "allowed",
+                          "allow", "whitelist", "allowlist", "trusted", "proxies", "peers"})
+_SECRET_ITSELF = frozenset({"password", "passwd", "pwd", "passphrase", "secret", "secrets", "token", "tokens",
+                            "key", "keys", "apikey", "psk", "pass", "credential", "credentials", "otp", "pw"})
 _SETUP_PASSES = frozenset({"windowsPE", "offlineServicing", "generalize", "specialize", "auditSystem",
                            "auditUser", "oobeSystem"})
 
@@ -76,9 +81,11 @@ def no_secret(words: list[str], value: str) -> bool:
         return True
     if not quoted and _LITERAL.match(text):
         return True
-    if _ADDRESS_LIST.fullmatch(text) is not None:
+    if _ADDRESS_LIST.fullmatch(text) is not None and any(w in _PLACE_WORDS for w in words) \
+            and not any(w in _SECRET_ITSELF for w in words):
         # `PLEX_NO_AUTH_NETWORKS: 192.168.0.0/16,10.0.0.0/8` (t37-break, finding 15): networks and
-        # addresses a key names, no secret; masked, the diff did not apply as printed
+        # addresses a key names for what they are, no secret; masked, the diff did not apply as
+        # printed. Under a name for the secret itself (`password=0.0.0.0`) it stays masked.
         return True
     if words[-1:] == ["pass"] and text in _SETUP_PASSES:
         return True  # unattend.xml's `<settings pass="specialize">`: a Windows setup pass

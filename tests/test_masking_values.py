@@ -36,6 +36,7 @@ def test_addresses_and_setup_passes_are_no_secret(name: str, value: str) -> None
 
 @pytest.mark.parametrize(("name", "value"), [
     ("PLEX_TOKEN", "192.168.10.0/24x"), ("password", "10.0.0.5secret"), ("pass", "specialize2"),
+    ("password", "0.0.0.0"), ("auth_token", "10.0.0.5"), ("api_key_hosts", "10.1.2.3"),  # the secret itself
     ("auth", "ab:cd:ef:01"), ("password", "10.0.0.5 hunter2"),
 ])
 def test_a_value_that_only_looks_so_is_still_masked(name: str, value: str) -> None:

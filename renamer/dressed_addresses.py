@@ -21,6 +21,7 @@ import ipaddress
 from collections.abc import Iterable
 
 from renamer import lazy_re
+from renamer.literal_readers import LiteralReader
 from renamer.names import IPNetwork, v4_renames
 from renamer.occurrences import Match
 
@@ -31,7 +32,7 @@ _QUAD = lazy_re.compile(rb"(?<![0-9A-Za-z.])" + _OCTET + rb"(?:\." + _OCTET + rb
 _GENERIC = tuple(b".0" + bytes([c]) for c in b"0123456789xX")
 
 
-class DressedAddresses:
+class DressedAddresses(LiteralReader):
     """The moved IPv4 networks (and renamed addresses, for their hex dress), read in dotted dress."""
 
     def __init__(self, addresses: Iterable[tuple[str, str]],
@@ -47,12 +48,6 @@ class DressedAddresses:
             for octet in range(first, min(last, first + 3) + 1):
                 literals.update(_first_heads(octet))
         self.literals = tuple(sorted(literals))
-
-    def holds_literal(self, data: bytes) -> bool:
-        return any(literal in data for literal in self.literals)
-
-    def might_hold(self, data: bytes) -> bool:
-        return bool(self.literals) and self.holds_literal(data) and bool(self.find(data))
 
     def find(self, data: bytes) -> list[Match]:
         """Each dressed dotted quad one of whose readings is an old address, refused."""

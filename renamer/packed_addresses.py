@@ -39,6 +39,7 @@ from collections.abc import Iterable
 
 from renamer import forms as spelling
 from renamer import lazy_re
+from renamer.literal_readers import LiteralReader
 from renamer.names import IPNetwork, v4_renames
 from renamer.occurrences import Match
 
@@ -71,7 +72,7 @@ _TAKEN = lazy_re.compile(
 _LOOK_BACK = 120
 
 
-class PackedAddresses:
+class PackedAddresses(LiteralReader):
     """The renamed IPv4 addresses and moved IPv4 networks, read packed (see the module's text)."""
 
     def __init__(self, addresses: Iterable[tuple[str, str]],
@@ -91,12 +92,6 @@ class PackedAddresses:
         self._short = re.compile(rb"(?<![0-9A-Za-z.])(?:" + b"|".join(short) + rb")(?![0-9A-Za-z]|\.[0-9])") \
             if short else None
         self.literals = tuple(sorted(literals))
-
-    def holds_literal(self, data: bytes) -> bool:
-        return any(literal in data for literal in self.literals)
-
-    def might_hold(self, data: bytes) -> bool:
-        return bool(self.literals) and self.holds_literal(data) and bool(self.find(data))
 
     def find(self, data: bytes) -> list[Match]:
         if not self.literals or not self.holds_literal(data):

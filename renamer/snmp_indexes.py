@@ -20,6 +20,7 @@ import ipaddress
 from collections.abc import Iterable
 
 from renamer import lazy_re
+from renamer.literal_readers import LiteralReader
 from renamer.names import IPNetwork, v4_renames
 from renamer.occurrences import Match
 
@@ -43,7 +44,7 @@ _ADDRESS_TABLES = tuple(f"1.3.6.1.2.1.{entry}.".encode() for entry in (
     "15.3.1", "15.6.1", "14.7.1", "14.10.1", "14.11.1"))
 
 
-class SnmpIndexes:
+class SnmpIndexes(LiteralReader):
     """The renamed IPv4 addresses and moved IPv4 networks, read out of OID instance indexes."""
 
     def __init__(self, addresses: Iterable[tuple[str, str]],
@@ -51,12 +52,6 @@ class SnmpIndexes:
         self._renamed = v4_renames(addresses)
         self._moves = [(old, new) for old, new in networks if old.version == 4]
         self.literals = LITERALS if (self._renamed or self._moves) else ()
-
-    def holds_literal(self, data: bytes) -> bool:
-        return any(literal in data for literal in self.literals)
-
-    def might_hold(self, data: bytes) -> bool:
-        return bool(self.literals) and self.holds_literal(data) and bool(self.find(data))
 
     def find(self, data: bytes) -> list[Match]:
         """Each old address in an OID's index, refused."""

@@ -43,7 +43,7 @@ WELL_KNOWN = frozenset({
 _PATH_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/-${}")
 
 
-_HINTS = (b"image", b"epository", b"FROM", b"from", b"docker", b"podman", b"nerdctl")
+HINTS = (b"image", b"epository", b"FROM", b"from", b"docker", b"podman", b"nerdctl")
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class ImageRef:
 
 def image_refs(data: bytes) -> list[ImageRef]:
     """Every image reference of `data` (see the module's note)."""
-    if not any(word in data for word in _HINTS):
+    if not any(word in data for word in HINTS):
         return []
     out: list[ImageRef] = []
     lowered = data.lower()
@@ -135,6 +135,14 @@ def _parse(data: bytes, start: int, end: int) -> ImageRef:
 def in_repository(refs: list[ImageRef], start: int, end: int) -> bool:
     """Does start:end lie in an image reference's repository path, tag or digest (not its registry)?"""
     return any(r.repository <= start and end <= r.end for r in refs)
+
+
+def in_tag(refs: list[ImageRef], data: bytes, start: int, end: int) -> bool:
+    """Is start:end an image reference's whole tag (after the `:` that follows its repository
+    path; a registry's `host:5000/` port is before the repository, never a tag)?"""
+    return any(r.repository < start and end <= r.end and data[start - 1:start] == b":"
+               and b"/" not in data[start:r.end] and data[end:r.end][:1] in (b"", b"@")
+               for r in refs)
 
 
 def software_names(data: bytes, refs: list[ImageRef]) -> set[str]:

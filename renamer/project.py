@@ -126,8 +126,9 @@ def project_of(root: Path, config: Config) -> LoadedProject:
     hosts = [old for old, _ in config.renames.hosts]
     addresses = [old for old, _ in config.renames.addresses]
     labels = short_labels(config.renames.hosts)
-    return LoadedProject(root, config, allowlist, classifier, matcher, LoosePass(hosts, addresses, labels),
-                   is_git(root))
+    networks = [old for old, _ in config.renames.networks]
+    return LoadedProject(root, config, allowlist, classifier, matcher,
+                         LoosePass(hosts, addresses, labels, networks), is_git(root))
 
 
 def _rooted(display: str) -> str:

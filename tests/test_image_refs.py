@@ -60,7 +60,7 @@ def test_a_whole_component_of_an_absolute_path(data: bytes, name: bytes, expecte
 def _whole_file(data: bytes) -> list[tuple[int, int, int]]:
     """The reference reading: each pattern over the whole text (image_refs reads only the lines
     that hold a keyword, which must find the same)."""
-    if not any(word in data for word in image_refs_module._HINTS):
+    if not any(word in data for word in image_refs_module.HINTS):
         return []
     out: list[image_refs_module.ImageRef] = []
     for regex in (image_refs_module._KEYED, image_refs_module._FROM, image_refs_module._PULL):

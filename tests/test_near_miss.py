@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -306,3 +308,18 @@ def test_any_mix_of_zero_padded_octets_of_a_short_address() -> None:
                  "10.00.0.70", "10.0.0.070"):
         assert loose.find(f"x {text}\n".encode()) == [(2, 2 + len(text), text, "10.0.0.70")], text
     assert loose.find(b"x 10.0.0.700 110.0.0.70 10.0.0.7\n") == []
+
+
+def test_a_moved_networks_addresses_are_read_loosely() -> None:
+    """t37-break finding 06: an address of a moved network glued to a port, or spelled with other
+    separators, is a loose hit naming the address; outside the network (a /22's third octet, an
+    octet over 255) it is none."""
+    loose = LoosePass([], [], networks=[ipaddress.ip_network("10.1.0.0/22")])
+    data = b"IP 10.1.3.7.443 > 10.1.4.7.80, nfs_10_1_2_7, 10.1.2.999.1, 10-1-0-1\n"
+    assert loose.might_match(data)
+    assert [(text, like) for _, _, text, like in loose.find(data)] == [
+        ("10.1.3.7", "10.1.3.7"), ("10_1_2_7", "10.1.2.7"), ("10-1-0-1", "10.1.0.1")]
+    assert not loose.might_match(b"10.2.3.7.443\n")
+    # a network under /8 has no octet to anchor on: not read; IPv6 is not read loosely
+    assert LoosePass([], [], networks=[ipaddress.ip_network("10.0.0.0/7")]).pattern is None
+    assert LoosePass([], [], networks=[ipaddress.ip_network("2001:db8::/32")]).pattern is None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from renamer.occurrences import Match
@@ -11,11 +13,21 @@ VERSIONS = [b'"version": "10.0.0.12"', b'[assembly: AssemblyVersion("10.0.0.1")]
             b"<PackageVersion>10.0.0.3<", b"foo==10.0.0.2", b"bar>=10.0.0.2", b"baz~=10.0.0.2",
             b"gem 'x', '~> 10.0.0.1'", b"version = 10.0.0.9", b"VERSION ?= 10.0.0.9", b"ver: 10.0.0.1",
             b"release: '10.0.0.1'", b"FileVersion=10.0.0.1",
-            b"foo[bar]==10.0.0.2", b'"dependencies": {"x": ">=10.0.0.1"}', b"gem 'x', '>= 10.0.0.1'"]
+            b"foo[bar]==10.0.0.2", b'"dependencies": {"x": ">=10.0.0.1"}', b"gem 'x', '>= 10.0.0.1'",
+            # t37-break finding 04's neighbours
+            b'    VALUE "FileVersion", "10.0.0.12"', b'VALUE "ProductVersion", "10.0.0.12"', b"pkgver=10.0.0.12",
+            b"_pkgver=10.0.0.12", b"gem 'contoso-agent', '10.0.0.12'", b'gem "a", ">= 1.0", "10.0.0.12"',
+            b'spec.add_dependency "contoso-agent", "10.0.0.12"',
+            b"s.add_runtime_dependency('agent', '10.0.0.12')", b"  tag: 10.0.0.12", b'imageTag: "10.0.0.12"',
+            b"image_tag = 10.0.0.12", b'"tag": "10.0.0.12"']
+
 ADDRESSES = [b"server: 10.0.0.5", b"version_server:\n  ip: 10.0.0.6", b'if ip == "10.0.0.7":',
              b"curl --verbose http://10.0.0.8/", b"server 10.0.0.1", b"dhcp_release eth0 10.0.0.5",
              b"versions: [a, b]\nhost: 10.0.0.1", b"verify 10.0.0.1",
-             b'$HTTP["remoteip"]=="10.0.0.5"', b'if ip=="10.0.0.5":', b'ip==="10.0.0.5"', b"x == 10.0.0.5"]
+             b'$HTTP["remoteip"]=="10.0.0.5"', b'if ip=="10.0.0.5":', b'ip==="10.0.0.5"', b"x == 10.0.0.5",
+             b"stage 10.0.0.5", b"vlan_tag_gateway 10.0.0.5", b'gem_server = "10.0.0.5"', b"gems, 10.0.0.5",
+             b"hashtag 10.0.0.5", b"<a href='x'>10.0.0.5</a>", b"driver: 10.0.0.5"]
+
 
 
 @pytest.mark.parametrize("line", VERSIONS)
@@ -38,3 +50,20 @@ def test_refused_only_open_quads() -> None:
     assert out[0].note is not None and "version" in out[0].note
     kept = [Match(13, 22, "10.0.0.12", "10.9.0.12", "network", kept="image")]
     assert refused(data, kept) == kept
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    (b"image: registry.lab/contoso/agent:10.0.0.12\n", ["version"]),
+    (b"FROM 10.0.0.5:5000/base:10.0.0.12\n", [None, "version"]),
+    (b"image: 10.0.0.5:5000/agent:1.0\n", [None]),
+    (b"    image: agent:10.0.0.12@sha256:abc\n", ["version"]),
+    (b'extra_hosts:\n  - "web:10.0.0.5"\n', [None]),
+    (b"docker run --add-host web:10.0.0.5 agent:1.0\n", [None]),
+    (b"url: http://web:10.0.0.5/\n", [None]),
+])
+def test_an_image_tag_is_a_version_and_nothing_else_is(line: bytes, expected: list[str | None]) -> None:
+    """t37-break finding 04: a compose `image:`'s tag; a registry's address, compose's extra_hosts
+    and `--add-host` are addresses."""
+    matches = [Match(m.start(), m.end(), m.group().decode(), "10.9" + m.group().decode()[4:], "network")
+               for m in re.finditer(rb"10\.0\.0\.[0-9]+", line)]
+    assert [m.refused for m in refused(line, matches)] == expected

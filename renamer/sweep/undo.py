@@ -1104,7 +1104,8 @@ def inverse_project(project: LoadedProject, move: str, renames: Renames) -> Load
     config = dataclasses.replace(project.config, name=undo_name(move), renames=flipped)
     return dataclasses.replace(project, config=config, matcher=matcher_of(config),
                                loose=LoosePass([old for old, _ in flipped.hosts],
-                                               [old for old, _ in flipped.addresses]))
+                                               [old for old, _ in flipped.addresses],
+                                               networks=[old for old, _ in flipped.networks]))
 
 
 def plan_undo(project: LoadedProject, move: str) -> UndoPlan:

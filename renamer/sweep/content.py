@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from renamer import document_text
+from renamer import document_text, lazy_re
 from renamer.sweep import line_breaks
 from renamer.sweep.wide import wide_codec
 
@@ -34,16 +34,31 @@ WIDE_BOM_STARTS = frozenset(bom[:2] for bom, _ in WIDE_BOMS)
 # size; ar, a .deb's outer layer), an ASCII cpio archive (newc/crc/odc: each header's size in hex
 # or octal; an initramfs, an .rpm's payload) and a PostScript file whose DSC comments count bytes
 # (`%%BeginBinary: N`, `%%BeginData: N`: what follows is read by count).
-_COUNTED_STARTS = (b"!<arch>\n", b"070701", b"070702", b"070707")
+# Beside them (t37-break finding 05): a Subversion dump (each node's Text-content-length,
+# Content-length and md5), a git fast-import stream (`data N` before each blob's bytes) and
+# Subversion's hash files (`K n` / `V n` before each key and value, ended by PROPS-END).
+_COUNTED_STARTS = (b"!<arch>\n", b"070701", b"070702", b"070707", b"SVN-fs-dump-format-version:")
 _DSC_COUNTS = (b"%%BeginBinary:", b"%%BeginData:")
+# What may stand before `%!PS` in a print job: a PJL header (after the Universal Exit Language
+# escape) or the Ctrl-D a Windows driver sends first.
+_PRINT_JOB_STARTS = (b"\x1b%-12345X", b"\x04")
+_FAST_IMPORT_DATA = lazy_re.compile(rb"(?m)^data (?:0|[1-9][0-9]*)$")
+_FAST_IMPORT_COMMAND = lazy_re.compile(rb"(?m)^(?:blob|commit refs/|tag |reset refs/|mark :)")
+_HASH_DUMP = lazy_re.compile(rb"(?m)^K (?:0|[1-9][0-9]*)\n.*\nV (?:0|[1-9][0-9]*)$")
 
 
 def byte_counted(data: bytes) -> bool:
     """Is `data` a format framed by byte counts (a PDF or FDF as its readers find one, an ar or
-    ASCII cpio archive, PostScript with DSC byte counts)? Never rewritten: binary."""
+    ASCII cpio archive, PostScript with DSC byte counts, also inside a print job, a Subversion
+    dump or hash file, a git fast-import stream)? Never rewritten: binary."""
     if data.startswith(_COUNTED_STARTS) or document_text.pdf_like(data):
         return True
-    return data.startswith(b"%!PS") and any(count in data for count in _DSC_COUNTS)
+    if any(count in data for count in _DSC_COUNTS) and (
+            data.startswith(b"%!PS") or (data.startswith(_PRINT_JOB_STARTS) and b"%!PS" in data)):
+        return True
+    if b"data " in data and _FAST_IMPORT_DATA.search(data) and _FAST_IMPORT_COMMAND.search(data):
+        return True
+    return b"PROPS-END" in data and _HASH_DUMP.search(data) is not None
 
 
 @dataclass(frozen=True)

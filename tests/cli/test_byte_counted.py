@@ -7,6 +7,7 @@ byte for byte; a script or a note that only names the magic is text and moves.""
 
 from __future__ import annotations
 
+import hashlib
 import re
 import subprocess
 
@@ -97,3 +98,51 @@ def test_a_script_or_note_naming_the_magic_is_text_and_moves(repo, run) -> None:
     assert (root / "grep.sh").read_text().endswith("/srv/webapp01/*\n")
     assert run(root, "verify", "--strict").exit_code == 0
 
+
+
+def _fast_import(body: bytes) -> bytes:
+    return (b"blob\nmark :1\ndata %d\n" % len(body) + body + b"\ncommit refs/heads/main\nmark :2\n"
+            b"committer ops <ops@lab> 1700000000 +0000\ndata 5\nseed\nM 100644 :1 app.conf\n\n")
+
+
+def _svn_dump(body: bytes) -> bytes:
+    md5 = hashlib.md5(body).hexdigest().encode()  # the dump's own checksum
+    return (b"SVN-fs-dump-format-version: 2\n\nUUID: 0b7e7a4c-0000-4000-8000-000000000001\n\n"
+            b"Revision-number: 1\nProp-content-length: 10\nContent-length: 10\n\nPROPS-END\n\n"
+            b"Node-path: app.conf\nNode-kind: file\nNode-action: add\n"
+            b"Text-content-length: %d\nText-content-md5: %s\nContent-length: %d\n\n" % (len(body), md5, len(body))
+            + body + b"\n")
+
+
+def test_the_neighbour_formats_framed_by_counts_are_never_rewritten(repo, run, tmp_path) -> None:
+    """t37-break finding 05: a git fast-import stream (after the sweep `git fast-import` died on
+    `:8080`), a Subversion dump (its Content-length raised, Text-content-length and md5 kept), a
+    print job's PostScript after a PJL header and after a Ctrl-D, a Subversion hash file."""
+    body = b"upstream: web01:8080\n"
+    data = b"(served by web01) show"
+    files = {
+        "seed/config.fi": _fast_import(body),
+        "seed/config.svndump": _svn_dump(body),
+        "seed/banner.prn": (b"\x1b%-12345X@PJL JOB\r\n@PJL ENTER LANGUAGE=POSTSCRIPT\r\n%!PS-Adobe-3.0\n"
+                            b"%%BeginData: " + str(len(data)).encode() + b" ASCII Bytes\n" + data
+                            + b"\n%%EndData\n\x1b%-12345X"),
+        "seed/windows.ps": b"\x04%!PS-Adobe-3.0\n%%BeginBinary: 22\n" + data + b"\n%%EndBinary\n",
+        "seed/dir-props": b"K 10\nsvn:ignore\nV 6\nweb01\n\nPROPS-END\n",
+    }
+    root = repo({**files, "hosts.txt": "web01\n", "import.md": "data 21\nbytes from web01\n"},
+                config=CONFIG, allowlist=ALLOW)
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 0, swept.stderr
+    assert (root / "hosts.txt").read_text() == "webapp01\n"
+    assert (root / "import.md").read_text() == "data 21\nbytes from webapp01\n"  # prose: no stream
+    for name, before in files.items():
+        assert (root / name).read_bytes() == before, name
+        assert f"{name} (binary" in swept.stdout, (name, swept.stdout)
+    target = tmp_path / "imported"
+    git(tmp_path, "init", "-q", str(target))
+    imported = subprocess.run(["git", "fast-import", "--quiet"], cwd=target, capture_output=True,
+                              input=(root / "seed/config.fi").read_bytes())
+    assert imported.returncode == 0, imported.stderr
+    strict = run(root, "verify", "--strict")
+    assert strict.exit_code == 1, strict.stdout
+    assert f"{len(files)} current-state files skipped unread" in strict.stdout

@@ -52,7 +52,10 @@ _HAPROXY_STOP = frozenset((b"if", b"unless", b"or", b"||", b"!"))
 _META = lazy_re.compile(rb"[*?\[\\(|^$+{%]")
 # A partial IPv4 address: two or three octets, optionally a trailing dot; nothing of an address after
 # (a backslash after it continues the address in an escaped spelling: `10.250.50\.5\4` in a shell)
-_PARTIAL = lazy_re.compile(rb"(?<![\w.:/-])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){1,2})\.?(?![\w./:%*\\-])")
+# (each look-behind after the first digit: a pattern that begins with a character class lets the
+# engine skip to the next digit, as access_nets.NET)
+_PARTIAL = lazy_re.compile(rb"(?P<addr>[0-9](?<![\w.:/-][0-9])[0-9]{0,2}(?:\.[0-9]{1,3}){1,2})"
+                           rb"\.?(?![\w./:%*\\-])")
 _WRAPPERS = ("hosts.allow", "hosts.deny")
 # A MySQL account's host mask with LIKE wildcards, or a `host` key's value holding `%`
 _ACCOUNT = lazy_re.compile(rb"""@[ \t]*(?P<q>['"`])(?P<text>[A-Za-z0-9.%_-]*[%_][A-Za-z0-9.%_-]*)(?P=q)""")
@@ -60,14 +63,16 @@ _HOST_KEY = lazy_re.compile(rb"""(?i)(?<![\w-])["']?host["']?[ \t]*(?::|=>?)[ \t
                             rb"(?P<text>[A-Za-z0-9._-]*%[A-Za-z0-9.%_-]*)(?P=q)(?![\w%{])")
 _V4 = rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}"
 _RANGES = (
-    lazy_re.compile(rb"(?<![\w.])(?P<a>" + _V4 + rb")[ \t]*(?:-|\xe2\x80\x93|\xe2\x80\x94)[ \t]*(?P<b>" + _V4
-                    + rb")(?![\w.]|/[0-9])"),
+    lazy_re.compile(rb"(?P<a>[0-9](?<![\w.][0-9])[0-9]{0,2}(?:\.[0-9]{1,3}){3})"
+                    rb"[ \t]*(?:-|\xe2\x80\x93|\xe2\x80\x94)[ \t]*(?P<b>" + _V4 + rb")(?![\w.]|/[0-9])"),
     lazy_re.compile(rb"(?<![\w-])range[ \t]+(?:dynamic-bootp[ \t]+)?(?P<a>" + _V4 + rb")[ \t]+(?P<b>" + _V4
                     + rb")(?![\w.])"),
     lazy_re.compile(rb"(?<![\w-])dhcp-range[ \t]*=[ \t]*(?:[^,\n]*,)*?(?P<a>" + _V4 + rb")[ \t]*,[ \t]*(?P<b>"
                     + _V4 + rb")(?![\w.])"),
     lazy_re.compile(rb"(?i)-StartRange[ \t]+(?P<a>" + _V4 + rb")[ \t]+-EndRange[ \t]+(?P<b>" + _V4 + rb")"),
 )
+# What `A-B` needs, found from its dash (a literal the engine skips ahead to): the dash, then an address.
+_DASHED_END = lazy_re.compile(rb"(?:-|\xe2\x80[\x93\x94])[ \t]*[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]")
 _POOL_KINDS = (b"IPAddressPool", b"LoadBalancerIPPool")
 # A key naming a pool (kube-vip `cidr-global`, `load_balancer_ip_pool`, `loadbalancer_ip_range`)
 _POOL_KEY = lazy_re.compile(rb"(?i)(?:cidr-[\w-]+|range-[\w-]+|[\w-]*(?:pool|ip[_-]?range)[\w-]*)"
@@ -114,7 +119,17 @@ def _may_pass(lowered: bytes, pairs: Sequence[tuple[str, str]]) -> bool:
         low, was = new.lower().encode(), old.lower().encode()
         shared = next((i for i, (a, b) in enumerate(zip(low, was, strict=False)) if a != b),
                       min(len(low), len(was)))
-        if low[:max(2, shared + 1)] in lowered or any(low[i:i + 3] in lowered for i in range(len(low) - 2)):
+        if low[:max(2, shared + 1)] in lowered:
+            return True
+        # A substring literal that the new value holds and the old one does not overlaps what differs
+        # between them (past their shared head and tail): one of the three-character windows over it
+        # stands in the file (on a 10/8 repo `10.` and `.50` are everywhere, `251` seldom).
+        tail = next((i for i, (a, b) in enumerate(zip(low[::-1], was[::-1], strict=False)) if a != b),
+                    min(len(low), len(was)))
+        first, last = max(0, shared - 2), min(len(low) - 3, len(low) - tail - 1)
+        if first > last:  # (head and tail overlap: one value repeats the other) every window
+            first, last = 0, len(low) - 3
+        if any(low[i:i + 3] in lowered for i in range(first, last + 1)):
             return True
     return False
 
@@ -173,15 +188,27 @@ def partial_hits(path: str, data: bytes, pairs: Sequence[tuple[str, str]], lost:
     moved = _moved(pairs)
     if not moved:
         return []
-    # cheap: a partial address that holds one of a pair and not the other spells at least the first
-    # two octets of the one it holds
-    heads = {".".join(str(o) for o in (old_ip if lost else new_ip).packed[:2]).encode()
-             for _, _, old_ip, new_ip in moved}
-    if not any(head in data for head in heads):
+    # A partial address that holds one of a pair and not the other spells the first octets of the
+    # one it holds, past the first octet where the two differ: only where such a head stands can one
+    # begin (on a 10/8 repo a pass of _PARTIAL over every file cost more than the rest of this).
+    starts: set[int] = set()
+    for _, _, old_ip, new_ip in moved:
+        inside, outside = (old_ip, new_ip) if lost else (new_ip, old_ip)
+        differ = next((i for i in range(4) if inside.packed[i] != outside.packed[i]), 4)
+        for count in (2, 3):
+            if count > differ:
+                spelled = ".".join(str(o) for o in inside.packed[:count]).encode()
+                at = data.find(spelled)
+                while at != -1:
+                    starts.add(at)
+                    at = data.find(spelled, at + 1)
+    if not starts:
         return []
     wrappers = path.rsplit("/", 1)[-1] in _WRAPPERS
     out = []
-    for found in _PARTIAL.finditer(data):
+    # (a partial never begins inside another: its look-behind refuses a digit or a dot before it,
+    # so matching at each head is what a pass over the whole file finds there)
+    for found in (m for at in sorted(starts) if (m := _PARTIAL.match(data, at)) is not None):
         octets = found.group("addr").split(b".")
         if any(int(o) > 255 or (len(o) > 1 and o[:1] == b"0") for o in octets):
             continue
@@ -266,7 +293,7 @@ def range_hits(data: bytes, pairs: Sequence[tuple[str, str]]) -> list[Hit]:
     out: list[Hit] = []
     taken: set[int] = set()
     for reader, word in zip(_RANGES, (b"", b"range", b"dhcp-range", b"StartRange"), strict=True):
-        if word not in data:
+        if word not in data or (reader is _RANGES[0] and _DASHED_END.search(data) is None):
             continue
         for x in reader.finditer(data):
             first, last = _v4(x.group("a").decode()), _v4(x.group("b").decode())

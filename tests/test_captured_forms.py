@@ -206,3 +206,46 @@ def test_the_cheap_rejection_of_partials_turns_away_only_what_the_parse_would(
     expected = _partials_everywhere(path, data, pairs, lost)
     event("a hit" if expected else "no hit")
     assert _spans(data, partial_hits(path, data, pairs, lost=lost)) == expected
+
+
+# The look-behinds moved after the first digit (issue 30: a pattern that begins with a character
+# class is searched 1.6-2.4x faster): the same matches as the patterns written with them first.
+_V4_TEXT = rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}"
+_BEFORE_FIRST = {
+    "NET": rb"(?<![0-9.])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){3})/(?P<len>[0-9]{1,2}(?![0-9.])"
+           rb"|[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.]))",
+    "_PARTIAL": rb"(?<![\w.:/-])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){1,2})\.?(?![\w./:%*\\-])",
+    "_RANGES[0]": rb"(?<![\w.])(?P<a>" + _V4_TEXT + rb")[ \t]*(?:-|\xe2\x80\x93|\xe2\x80\x94)[ \t]*(?P<b>"
+                  + _V4_TEXT + rb")(?![\w.]|/[0-9])",
+}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([b"10", b"1", b"255", b"256", b".", b"/", b"24", b"-", b" - ", b"a", b"_",
+                                 b":", b"\\", b"\n", b"\xe2\x80\x93", b" ", b"0"]), max_size=40))
+def test_the_patterns_read_as_written_with_their_look_behind_first(parts: list[bytes]) -> None:
+    import re as re_
+
+    from renamer import access_nets, captured_forms
+    data = b"".join(parts)
+    for name, pattern in (("NET", access_nets.NET), ("_PARTIAL", captured_forms._PARTIAL),
+                          ("_RANGES[0]", captured_forms._RANGES[0])):
+        reference = re_.compile(_BEFORE_FIRST[name])
+        assert [(m.span(), m.groupdict()) for m in pattern.finditer(data)] == \
+            [(m.span(), m.groupdict()) for m in reference.finditer(data)], name
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text("ab.1-", min_size=1, max_size=8), st.text("ab.1-", min_size=1, max_size=8),
+       st.integers(0, 8), st.integers(3, 8), st.text("xyz ", max_size=4))
+def test_the_cheap_gate_passes_every_file_a_substring_test_could_newly_pass(
+        old: str, new: str, start: int, length: int, around: str) -> None:
+    """captured_forms._may_pass (issue 30: only windows over what differs between old and new): a
+    literal of three characters or more that the new value holds and the old one does not is never
+    turned away."""
+    from renamer.captured_forms import _may_pass
+    literal = new[start:start + length]
+    if len(literal) < 3 or literal in old:
+        return
+    data = f"{around}{literal}{around}".lower().encode()
+    assert _may_pass(data, [(old, new)]), (old, new, literal)

@@ -786,6 +786,31 @@ def subnet_ids(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
                 break
 
 
+def delegated_ids(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """subnet_ids' twin in a file naming no network a shrink moves (networkd's
+    `[DHCPPrefixDelegation] SubnetId=`, an OpenWrt downstream's `ip6hint`): the prefix the ID picks
+    from is delegated, not written here, so it is not known to be the moved one. An ID the new
+    prefix has no room for is said (`tied-length`), not refused (sweep/delegated_ids.py reads these
+    files across the repo: no match finds a file that names no address)."""
+    if b"ip6hint" not in data and b"SubnetId" not in data:
+        return
+    shrinks = [m for m in moves if m.old.version == 6 and m.old.prefixlen < m.new.prefixlen <= 64]
+    if any(str(m.old.network_address).encode() in data for m in shrinks):
+        return  # subnet_ids' own: the prefix stands here
+    for x in _SUBNET_ID.finditer(data):
+        value = int(x.group(1), 16)
+        for move in shrinks:
+            room = 2 ** (64 - move.new.prefixlen)
+            if room <= value < 2 ** (64 - move.old.prefixlen):
+                text = x.group(1).decode()
+                yield LengthHit(x.start(1), x.end(1), text, text, TIED,
+                                f"the subnet ID {text} picks a /64 of a delegated prefix this file does not "
+                                f"name; if that prefix is {move.old}, {move.new} has IDs up to {room - 1:x} "
+                                "only and the subnet lies outside it: choose an ID inside it by hand, or "
+                                "keep the line with a keep rule where the prefix is another")
+                break
+
+
 def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:
     """Every hit of this module's rules in one file, in order."""
     resized = [m for m in moves if m.resized]

@@ -11,7 +11,7 @@ import pytest
 
 from renamer.match import Matcher
 from renamer.prefix_moves import OUTSIDE, PrefixMove
-from renamer.prefix_pools import TIED, TOOL, kube_lengths, pool_problem, subnet_ids
+from renamer.prefix_pools import TIED, TOOL, delegated_ids, kube_lengths, pool_problem, subnet_ids
 
 
 def _found(pairs: list[tuple[str, str]], text: str) -> list[tuple[str, str, str | None]]:
@@ -263,3 +263,20 @@ def test_ipv6_subnet_ids_a_shrink_leaves_outside(text: bytes, refused: bool) -> 
     """t36-33 finding 17."""
     move = PrefixMove(ipaddress.ip_network("2001:db8:a::/48"), ipaddress.ip_network("2001:db8:a::/52"))
     assert bool(list(subnet_ids(text, [move]))) == refused
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    (b"[DHCPPrefixDelegation]\nUplinkInterface=wan0\nSubnetId=0xf002\n", True),
+    (b"[DHCPv6PrefixDelegation]\nSubnetId=f002\n", True),
+    (b"config interface 'iot'\n\toption ip6assign '60'\n\toption ip6hint 'f000'\n", True),
+    (b"[DHCPPrefixDelegation]\nSubnetId=0xfff\n", False),  # a /52 holds it
+    (b"Prefix=2001:db8:a::/48\nSubnetId=0xf002\n", False),  # the prefix is written: subnet_ids' own
+    (b"[DHCPPrefixDelegation]\nSubnetId=auto\n", False),
+])
+def test_a_delegated_subnet_id_a_shrink_may_leave_outside_is_said(text: bytes, said: bool) -> None:
+    """t36-33 finding 17, networkd's twin: the prefix is delegated, not written in the file."""
+    move = PrefixMove(ipaddress.ip_network("2001:db8:a::/48"), ipaddress.ip_network("2001:db8:a::/52"))
+    hits = list(delegated_ids(text, [move]))
+    assert [h.refused for h in hits] == ([TIED] if said else [])
+    grow = PrefixMove(ipaddress.ip_network("2001:db8:a::/48"), ipaddress.ip_network("2001:db8::/44"))
+    assert list(delegated_ids(text, [grow])) == []

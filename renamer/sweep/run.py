@@ -32,6 +32,7 @@ from renamer.sweep.collisions import (
 from renamer.sweep.content import read_scanned
 from renamer.sweep.decisions import check_inside, keep_rules_edit, prune_edits, to_prune
 from renamer.sweep.decisions import write as write_edits
+from renamer.sweep.delegated_ids import delegated_ids
 from renamer.sweep.dirty import Uncommitted
 from renamer.sweep.guard import (
     check_clean,
@@ -139,7 +140,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
     plan = plan_sweep(project, prefixes, request.include_ignored, options,
                       progress=runtime.progress, listing=listing, update_pins=request.update_pins)
     if project.config.renames.networks:  # OpenWrt pools a shrink cannot hold (another file names the network)
-        plan = replace(plan, scan=with_references(plan.scan, uci_pools(project, prefixes)))
+        plan = replace(plan, scan=with_references(plan.scan, [*uci_pools(project, prefixes),
+                                                               *delegated_ids(project, prefixes)]))
     # patterns and access networks the new values fall under and the old did not (t35 finding 01)
     plan = replace(plan, scan=with_references(plan.scan, captured(project, prefixes)))
     if hosts and project.config.renames.networks:  # the DNS inventory's addresses are in use too
@@ -312,8 +314,8 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
         scan = with_references(scan, dangling_references(project, scan, held))
     with debug.timed("reverse zones"):  # a zone a network move needs that no file declares
         scan = with_references(scan, missing_zones(project, prefixes))
-    if project.config.renames.networks:  # an OpenWrt pool a shrink cannot hold
-        scan = with_references(scan, uci_pools(project, prefixes))
+    if project.config.renames.networks:  # an OpenWrt pool a shrink cannot hold, a delegated subnet ID
+        scan = with_references(scan, [*uci_pools(project, prefixes), *delegated_ids(project, prefixes)])
     scan = with_references(scan, captured(project, prefixes))  # the new value under others' patterns
     summary = Summary.of_scan(scan)
     expired = expired_exemptions(project.allowlist, today or dt.date.today())

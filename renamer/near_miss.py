@@ -35,17 +35,20 @@ def fold_and_bare(data: bytes) -> bytes:
     return data.translate(*FOLD_AND_BARE)
 
 
+_Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
 class LoosePass:
     def __init__(self, hosts: Iterable[str], addresses: Iterable[str],
                  labels: Iterable[tuple[str, str]] = (),
-                 networks: Iterable[ipaddress.IPv4Network | ipaddress.IPv6Network] = ()) -> None:
+                 networks: Iterable[tuple[_Network, _Network]] = ()) -> None:
         """`labels`: (short label, FQDN) of each FQDN renamed alone (`short_labels`): the label
-        standing by itself is a near-miss `short-label`, its `like` the FQDN. `networks`: the old
-        networks of renames.networks, whose addresses the loose spellings are read for as well."""
+        standing by itself is a near-miss `short-label`, its `like` the FQDN. `networks`: the (old,
+        new) pairs of renames.networks, whose old addresses the loose spellings are read for too."""
         parts: list[bytes] = []
         needles: set[bytes] = set()
         self._like: list[tuple[re.Pattern[bytes], str]] = []
-        self._networks: list[tuple[re.Pattern[bytes], ipaddress.IPv4Network]] = []
+        self._networks: list[tuple[re.Pattern[bytes], ipaddress.IPv4Network, _Network]] = []
         starts: set[bytes] = set()
         hosts = [*hosts]
         tails = []
@@ -81,8 +84,8 @@ class LoosePass:
             for prefix in _padded_prefixes(octets):
                 needles.add(prefix)
                 starts.add(prefix.split(b".")[0])
-        for network in networks:
-            self._add_network(network, parts, needles, starts)
+        for network, new in networks:
+            self._add_network(network, new, parts, needles, starts)
         parts += tails  # after every host: `web01.lab` is the FQDN's own spelling, never its label
         self.pattern = re.compile(b"(?i)" + b"|".join(parts)) if parts else None
         # A needle holding another adds nothing to an `in` test.
@@ -93,31 +96,34 @@ class LoosePass:
         # by single separators, each read `.`): those needles, none left out, are where hits begin.
         self._anchors = Anchors(sorted(needles))
 
-    def _add_network(self, network: ipaddress.IPv4Network | ipaddress.IPv6Network, parts: list[bytes],
-                     needles: set[bytes], starts: set[bytes]) -> None:
+    def _add_network(self, network: _Network, new: _Network, parts: list[bytes], needles: set[bytes],
+                     starts: set[bytes]) -> None:
         """A moved network's addresses in the loose spellings an address rename's are read in
         (t37-break, finding 06): glued to a port by a dot (tcpdump's `10.1.3.7.443`, BSD netstat,
         rpcbind's `10.1.3.7.8.1`) or written with other separators (`nfs_10_1_3_7`). Its whole
         octets are written out, the others any octet; `find` keeps a hit only where the address it
         spells lies in the network (a /22's third octet). A network under /8 has no octet to
-        anchor on: not read (every dotted number would be tried)."""
+        anchor on: not read (every dotted number would be tried). An address the move maps to itself
+        (a grow in place keeps every old address) is none: nothing of it changes."""
         if network.version != 4 or network.prefixlen < 8:
             return
         whole = network.prefixlen // 8
         octets = [o.encode() for o in str(network.network_address).split(".")[:whole]]
         body = _SEP.join([*octets, *[rb"[0-9]{1,3}"] * (4 - whole)])
         parts.append(rb"(?<![0-9])" + body + rb"(?![0-9])")
-        self._networks.append((re.compile(body), ipaddress.IPv4Network(network)))
+        self._networks.append((re.compile(body), ipaddress.IPv4Network(network), new))
         starts.add(octets[0])
         needles.add(b".".join(octets) + (b"." if whole < 4 else b""))
 
     def _network_like(self, text: bytes) -> str | None:
         """The dotted address a network's loose hit spells, where it lies in that network."""
-        for regex, network in self._networks:
+        for regex, network, new in self._networks:
             if regex.fullmatch(text):
                 dotted = _SEPARATORS.sub(".", text.decode("ascii", "replace"))
                 with contextlib.suppress(ValueError):
-                    if ipaddress.IPv4Address(dotted) in network:
+                    address = ipaddress.IPv4Address(dotted)
+                    offset = int(address) - int(network.network_address)
+                    if address in network and int(new.network_address) + offset != int(address):
                         return dotted
         return None
 

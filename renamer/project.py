@@ -126,7 +126,7 @@ def project_of(root: Path, config: Config) -> LoadedProject:
     hosts = [old for old, _ in config.renames.hosts]
     addresses = [old for old, _ in config.renames.addresses]
     labels = short_labels(config.renames.hosts)
-    networks = [old for old, _ in config.renames.networks]
+    networks = list(config.renames.networks)
     return LoadedProject(root, config, allowlist, classifier, matcher,
                          LoosePass(hosts, addresses, labels, networks), is_git(root))
 

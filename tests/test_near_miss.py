@@ -314,12 +314,17 @@ def test_a_moved_networks_addresses_are_read_loosely() -> None:
     """t37-break finding 06: an address of a moved network glued to a port, or spelled with other
     separators, is a loose hit naming the address; outside the network (a /22's third octet, an
     octet over 255) it is none."""
-    loose = LoosePass([], [], networks=[ipaddress.ip_network("10.1.0.0/22")])
+    loose = LoosePass([], [], networks=[(ipaddress.ip_network("10.1.0.0/22"), ipaddress.ip_network("10.1.8.0/22"))])
     data = b"IP 10.1.3.7.443 > 10.1.4.7.80, nfs_10_1_2_7, 10.1.2.999.1, 10-1-0-1\n"
     assert loose.might_match(data)
     assert [(text, like) for _, _, text, like in loose.find(data)] == [
         ("10.1.3.7", "10.1.3.7"), ("10_1_2_7", "10.1.2.7"), ("10-1-0-1", "10.1.0.1")]
     assert not loose.might_match(b"10.2.3.7.443\n")
     # a network under /8 has no octet to anchor on: not read; IPv6 is not read loosely
-    assert LoosePass([], [], networks=[ipaddress.ip_network("10.0.0.0/7")]).pattern is None
-    assert LoosePass([], [], networks=[ipaddress.ip_network("2001:db8::/32")]).pattern is None
+    assert LoosePass([], [], networks=[(ipaddress.ip_network("10.0.0.0/7"),
+                                        ipaddress.ip_network("12.0.0.0/7"))]).pattern is None
+    assert LoosePass([], [], networks=[(ipaddress.ip_network("2001:db8::/32"),
+                                        ipaddress.ip_network("2001:db9::/32"))]).pattern is None
+    # a grow in place maps every old address to itself: nothing of it is a near-miss
+    grown = LoosePass([], [], networks=[(ipaddress.ip_network("10.1.0.0/22"), ipaddress.ip_network("10.1.0.0/21"))])
+    assert grown.find(data) == []

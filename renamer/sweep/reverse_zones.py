@@ -23,7 +23,10 @@ from renamer.vcs_status import worktree_lines_matching
 
 # A reverse zone's name, whole (not the tail of an address's reverse name: `5.41.168.192...`).
 _Place = tuple[str, int, int, str]  # path, line, column, the line's text
-_NAME = re.compile(r"(?i)(?<![A-Za-z0-9./_-])((?:[0-9a-f]{1,3}\.)+(?:in-addr|ip6)\.arpa)\.?(?![A-Za-z0-9_-])")
+# dnsmasq writes its domains between slashes (`local=/40.168.192.in-addr.arpa/`): a name with a `/`
+# on each side is one too (t36-33 finding 18), where a path's `/db.40.168...` is not.
+_NAME = re.compile(r"(?i)(?:(?<![A-Za-z0-9./_-])|(?<=/)(?=(?:[0-9a-f]{1,3}\.)+(?:in-addr|ip6)\.arpa\.?/))"
+                   r"((?:[0-9a-f]{1,3}\.)+(?:in-addr|ip6)\.arpa)\.?(?![A-Za-z0-9_-])")
 
 
 # What a sweep would write, for a dry run: each changed file's path before -> (its path after, its bytes).
@@ -43,28 +46,70 @@ def missing_zones(project: LoadedProject, prefixes: Sequence[str] = (),
     if planned is not None:
         found = _as_written(found, planned())
     named: dict[str, _Place] = {}
+    declared: dict[tuple[str, str], dict[str, _Place]] = {}  # (path, directive): zone -> place
     for path, line, text in found:
         if project.classifier.classify(path).status != CURRENT:
             continue
+        directive = _DIRECTIVE.match(text)
         for m in _NAME.finditer(text):
-            named.setdefault(m.group(1).lower(), (path, line, m.start(1) + 1, text))
+            place = (path, line, m.start(1) + 1, text)
+            named.setdefault(m.group(1).lower(), place)
+            if directive is not None:
+                declared.setdefault((path, directive.group(1)), {}).setdefault(m.group(1).lower(), place)
     out = []
     for change in changes:
         anchor = _anchor(change, named)
         if anchor is None:
             continue
-        path, line, column, text = anchor
-        if prefixes and not any(p == "" or path == p or path.startswith(p + "/") for p in prefixes):
-            continue
-        zone = text[column - 1:].split()[0].strip("\";.") if text else ""
+        places = _declaring(change, declared)  # each resolver's own lines naming the move's zones
         for needed in change.add:
-            if _served(needed, named):
+            if not _served(needed, named):
+                # named nowhere: said at each resolver's declaration, else where a zone of the move is
+                for (path, line, column, text), _ in places or [(anchor, "")]:
+                    if _inside(path, prefixes):
+                        out.append(_missing(change, needed, (path, line, column, text),
+                                            "which no current-state file names"))
                 continue
-            out.append(Reference(path, line, column, needed, needed, RESIDUAL, ZONE,
-                                 f"{change.move.old} -> {change.move.new} needs the reverse zone {needed}, "
-                                 f"which no current-state file names ({zone} is named here): declare it "
-                                 "(a zone file and its server's zone statement)", text.strip()))
+            for (path, line, column, text), word in places:
+                if _inside(path, prefixes) and not _served(needed, declared[(path, word)]):
+                    # named by one resolver, not by this one (t36-33 finding 18)
+                    out.append(_missing(change, needed, (path, line, column, text),
+                                        f"which this file's `{word}` lines do not name (each resolver "
+                                        "that answered for the old zones must answer for the new ones too)"))
     return out
+
+
+def _missing(change: ZoneChange, needed: str, place: _Place, why: str) -> Reference:
+    path, line, column, text = place
+    zone = text[column - 1:].split("/")[0].split()[0].strip("\";.") if text else ""
+    return Reference(path, line, column, needed, needed, RESIDUAL, ZONE,
+                     f"{change.move.old} -> {change.move.new} needs the reverse zone {needed}, {why} "
+                     f"({zone} is named here): declare it (a zone file and its server's zone statement)",
+                     text.strip())
+
+
+def _declaring(change: ZoneChange, declared: Mapping[tuple[str, str], Mapping[str, _Place]]
+               ) -> list[tuple[_Place, str]]:
+    """Each (file, directive) that declares a zone of this move to a resolver: its first such line."""
+    zones = {z for pair in change.renamed for z in pair}
+    zones |= {zone_name(n) for n in (*zone_networks(change.move.new), *zone_networks(change.move.old))}
+    out = []
+    for (_, directive), names in sorted(declared.items()):
+        places = [names[z] for z in zones if z in names]
+        if places:
+            out.append((min(places, key=lambda p: (p[1], p[2])), directive))
+    return out
+
+
+def _inside(path: str, prefixes: Sequence[str]) -> bool:
+    return not prefixes or any(p == "" or path == p or path.startswith(p + "/") for p in prefixes)
+
+
+# The directives that declare a zone to a resolver, by the line's first word (BIND and NSD `zone`,
+# Unbound `local-zone:` and the `name:` of its stub-/forward-/auth-zone clauses, Knot `domain:`,
+# dnsmasq `local=/`, `server=/`, `auth-zone=`). A zone file's `$ORIGIN`, SOA and record owners are
+# no declaration: one zone a file, counted over the repo (missing_zones).
+_DIRECTIVE = re.compile(r"^[ \t]*-?[ \t]*(zone|local-zone|name|domain|local|server|auth-zone)[ \t]*[:=]?")
 
 
 def _as_written(found: list[tuple[str, int, str]], planned: Planned) -> list[tuple[str, int, str]]:

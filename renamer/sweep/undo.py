@@ -1105,7 +1105,7 @@ def inverse_project(project: LoadedProject, move: str, renames: Renames) -> Load
     return dataclasses.replace(project, config=config, matcher=matcher_of(config),
                                loose=LoosePass([old for old, _ in flipped.hosts],
                                                [old for old, _ in flipped.addresses],
-                                               networks=[old for old, _ in flipped.networks]))
+                                               networks=list(flipped.networks)))
 
 
 def plan_undo(project: LoadedProject, move: str) -> UndoPlan:

@@ -62,7 +62,8 @@ def test_a_grow_lists_the_zones_it_needs_and_verify_fails_until_declared(repo: R
     checked = run(root, "verify")
     assert checked.exit_code == 1, checked.stdout
     for third in (41, 42, 43):
-        assert (f"db.192.168.40:2:9: residual (reverse-zone): {third}.168.192.in-addr.arpa: "
+        # (at the zone statement, where the new zones are declared; t36-33 finding 18)
+        assert (f"named.conf.local:1:7: residual (reverse-zone): {third}.168.192.in-addr.arpa: "
                 f"192.168.40.0/24 -> 192.168.40.0/22 needs the reverse zone "
                 f"{third}.168.192.in-addr.arpa, which no current-state file names (40.168.192.in-addr.arpa is "
                 "named here)") in checked.stdout, checked.stdout
@@ -221,3 +222,56 @@ def test_a_relative_classless_owner_follows_a_parent_zone_the_move_renames(repo:
     checked = run(root, "verify")
     assert "named.conf.local:1:7: residual (reverse-zone): 0/26.50.168.192.in-addr.arpa" in checked.stdout
     assert "db.192.168.50" not in checked.stdout, checked.stdout
+
+
+UNBOUND = 'server:\n  local-zone: "40.168.192.in-addr.arpa." static\n  local-data-ptr: "192.168.40.5 nas.lab"\n'
+DNSMASQ = ("local=/40.168.192.in-addr.arpa/\nrev-server=192.168.40.0/24,192.168.40.1\n"
+           "server=/40.168.192.in-addr.arpa/192.168.40.1\n")
+
+
+def _zones_said(run: Run, root: Path) -> set[tuple[str, int, str]]:
+    data = json.loads(run(root, "verify", "--format", "json").stdout)
+    return {(f["path"], f["line"], f["old"]) for f in data["findings"] if f["reason"] == "reverse-zone"}
+
+
+def test_each_resolver_that_declared_the_old_zone_must_declare_the_new_ones(repo: Repo, run: Run) -> None:
+    """t36-33 finding 18: Unbound and dnsmasq both answered for the /24's reverse zone; once Unbound
+    declared the grown network's zones, verify said OK while dnsmasq's `local=/` and `server=/` still
+    named the /24's only (PTR queries for 192.168.41-43.x leaked upstream from it). Each resolver's
+    declarations are counted on their own now, each directive of a file apart."""
+    root = repo({"unbound.conf": UNBOUND, "dnsmasq.conf": DNSMASQ}, config=GROW, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    needed = [f"{t}.168.192.in-addr.arpa" for t in (41, 42, 43)]
+    assert _zones_said(run, root) == {(path, line, zone) for zone in needed
+                                      for path, line in (("unbound.conf", 2), ("dnsmasq.conf", 1), ("dnsmasq.conf", 3))}
+    # Unbound declares them: dnsmasq's lines still fail verify, each naming its directive.
+    (root / "unbound.conf").write_text(UNBOUND + "".join(f'  local-zone: "{z}." static\n' for z in needed))
+    checked = run(root, "verify")
+    assert checked.exit_code == 1, checked.stdout
+    assert "which this file's `local` lines do not name" in checked.stdout
+    assert "which this file's `server` lines do not name" in checked.stdout
+    assert _zones_said(run, root) == {(path, line, zone) for zone in needed
+                                      for path, line in (("dnsmasq.conf", 1), ("dnsmasq.conf", 3))}
+    # dnsmasq's local= by a parent zone (it answers for every name under it), its server= one by one
+    swept = (root / "dnsmasq.conf").read_text()
+    assert "rev-server=192.168.40.0/22," in swept
+    (root / "dnsmasq.conf").write_text(swept.replace("local=/40.168.192", "local=/168.192")
+                                       + "".join(f"server=/{z}/192.168.40.1\n" for z in needed))
+    assert _zones_said(run, root) == set()
+    assert run(root, "verify").exit_code == 0
+    tested = subprocess.run(["dnsmasq", "--test", "-C", str(root / "dnsmasq.conf")], capture_output=True, text=True)
+    assert tested.returncode == 0, tested.stderr  # the resolver reads what verify now accepts
+
+
+def test_zone_files_hold_one_zone_each_and_are_no_declaration(repo: Repo, run: Run) -> None:
+    """A zone file's `$ORIGIN` and SOA name its own zone only: declared in named.conf, the three new
+    zones in files of their own satisfy verify; the /24's zone file is not asked to name them."""
+    files = {"named.conf.local": "".join(_zone_statement(f"{t}.168.192.in-addr.arpa", f"db.192.168.{t}")
+                                         for t in (40, 41, 42, 43)),
+             **{f"db.192.168.{t}": _zone(f"{t}.168.192.in-addr.arpa", "") for t in (40, 41, 42, 43)},
+             "lan.yaml": "lan: 192.168.40.0/24\n"}
+    root = repo(files, config=GROW, allowlist=ALLOW)
+    assert _zones_said(run, root) == set()
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert run(root, "verify").exit_code == 0

@@ -310,7 +310,8 @@ _ADDRESS_KEY = lazy_re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?:?[\"']?" + _FAMILY
                           # OpenWrt's UCI: `option ipaddr '10.9.0.1'`, a route's `option target '10.5.0.0'`
                           rb"|^[ \t]*option[ \t]+(?:ipaddr|ip6addr|target)[ \t]+[\"']?[0-9]"
                           # pfSense's `<ipaddr>10.0.48.1</ipaddr>`, `<ipaddrv6>`, a route's `<network>`
-                          rb"|^[ \t]*<(?:ipaddr(?:v6)?|ip|address|network|subnet)>[ \t]*[0-9A-Fa-f:]")
+                          # (a Windows DHCP export's `<ScopeId>192.168.40.0</ScopeId>`: t36-33 finding 19)
+                          rb"|^[ \t]*<(?:ipaddr(?:v6)?|ip|address|network|subnet|scopeid)>[ \t]*[0-9A-Fa-f:]")
 _MASK_KEY = lazy_re.compile(rb"(?i)mask|wildcard")
 # A gateway key (`"gateway": "10.0.48.1"`, `gateway4:`, `default_gw =`): the gateway is on the
 # link, so where a stanza's mask has no address key beside it, the gateway's network is its own
@@ -365,6 +366,7 @@ _OPENS = lazy_re.compile(
 
 
 _STANZA_LINES = 40  # a stanza is a few lines; a longer run is a list or a dump
+_ONE_KEY_ITEM = lazy_re.compile(rb"[ \t]*-[ \t]+[\"']?[A-Za-z_][\w.-]*[\"']?[ \t]*:[ \t]+[^ \t#\n]")
 
 
 def _line_span(data: bytes, pos: int) -> tuple[int, int]:
@@ -395,8 +397,9 @@ class _Stanzas:
         self.starts = [0, *(x.end() for x in re.finditer(rb"\n", data))]
         self._info: dict[int, tuple[int, bool, bool]] = {}
         self._items: dict[int, bool] = {}
-        self._up: dict[tuple[int, int], tuple[int, int | None]] = {}
-        self._down: dict[tuple[int, int], int] = {}
+        self._ones: dict[int, bool] = {}
+        self._up: dict[tuple[int, int, bool], tuple[int, int | None]] = {}
+        self._down: dict[tuple[int, int, bool], int] = {}
 
     def span(self, index: int) -> tuple[int, int]:
         start = self.starts[index]
@@ -457,17 +460,36 @@ class _Stanzas:
         return re.match(rb"[ \t]*(?:-[ \t]+)+[\"']?[A-Za-z_][\w.-]*[\"']?[ \t]*:(?:[ \t]|$)",
                         self.data[s:e]) is not None
 
+    def _one_key(self, index: int) -> bool:
+        """Is the line a YAML list item of one key and its value, all on the line (`- netmask:
+        255.255.255.0`)? A run of such items is one mapping written as a list: Salt's state
+        arguments (`network.managed:` over `- ipaddr:` and `- netmask:`, t36-33 finding 19)."""
+        found = self._ones.get(index)
+        if found is None:
+            s, e = self.span(index)
+            line = self.data[s:e]
+            found = _ONE_KEY_ITEM.match(line) is not None
+            if found and index + 1 < len(self.starts):
+                ns, ne = self.span(index + 1)
+                following = self.data[ns:ne]
+                dash = len(line) - len(line.lstrip(b" \t"))
+                found = not following.strip() or len(following) - len(following.lstrip(b" \t")) <= dash
+            self._ones[index] = found
+        return found
+
     def _first(self, index: int, own: int) -> tuple[int, int | None]:
         walked = []
         at = index
         result: tuple[int, int | None]
+        one = self._one_key(index)
         while True:
-            known = self._up.get((at, own))
+            known = self._up.get((at, own, one))
             if known is not None:
                 result = known
                 break
             walked.append(at)
-            if self._item(at, own):
+            if self._item(at, own) and not (one and self._one_key(at) and at > 0
+                                             and self._item(at - 1, own) and self._one_key(at - 1)):
                 result = (at, None)
                 break
             if at == 0:
@@ -482,14 +504,15 @@ class _Stanzas:
                 break
             at -= 1
         for line in walked:
-            self._up[(line, own)] = result
+            self._up[(line, own, one)] = result
         return result
 
     def _last(self, index: int, own: int) -> int:
         walked = []
         at = index
+        one = self._one_key(index)
         while True:
-            known = self._down.get((at, own))
+            known = self._down.get((at, own, one))
             if known is not None:
                 result = known
                 break
@@ -498,12 +521,13 @@ class _Stanzas:
                 result = at
                 break
             indent, blank, opens = self._line(at + 1)
-            if blank or indent < own or opens or self._item(at + 1, own):
+            if blank or indent < own or opens or (self._item(at + 1, own)
+                                                   and not (one and self._one_key(at + 1))):
                 result = at
                 break
             at += 1
         for line in walked:
-            self._down[(line, own)] = result
+            self._down[(line, own, one)] = result
         return result
 
 

@@ -20,6 +20,7 @@ from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.apply import Applied, apply_plan, commit_pending
 from renamer.sweep.captured import captured
 from renamer.sweep.collisions import (
+    Collision,
     SiteHost,
     before_move,
     collisions,
@@ -131,30 +132,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
         with sweep_lock(project.root):
             finished = commit_pending_rewrite(project.root, left, hooks=hooks)
         adopted, earlier, listing = left.count, "an earlier `renamer sweep`'s rewrite", None
-    # Both kinds run the looser pass: a dry run counts the near-misses verify reports, and a sweep
-    # that writes lists the residuals only that pass finds (a DNS name in another case where a file
-    # makes a record) and exits 1 on them as verify fails on them; it said OK before (round 25).
-    # Both kinds list collisions (a sweep that writes reads them before its first write): never silent.
-    options = ScanOptions(texts=False, loose=True, present=new_values(project),
-                          before_move=before_move(project), allow_identity=request.allow_identity)
-    plan = plan_sweep(project, prefixes, request.include_ignored, options,
-                      progress=runtime.progress, listing=listing, update_pins=request.update_pins)
-    if project.config.renames.networks:  # OpenWrt pools a shrink cannot hold (another file names the network)
-        plan = replace(plan, scan=with_references(plan.scan, [*uci_pools(project, prefixes),
-                                                               *delegated_ids(project, prefixes)]))
-    # patterns and access networks the new values fall under and the old did not (t35 finding 01)
-    plan = replace(plan, scan=with_references(plan.scan, captured(project, prefixes)))
-    if hosts and project.config.renames.networks:  # the DNS inventory's addresses are in use too
-        held = inventory_refusals(project.config.renames.networks, hosts)
-        plan = replace(plan, inventory_refusals=tuple(held))
-    if not dry_run:
-        try:
-            _refuse_unsafe(plan, request.allow_dirty, recovered)
-        except UnsafeError as exc:
-            if not finished:
-                raise
-            raise UnsafeError(f"committed {finished[-1][:12]}, {earlier}; then refused: {exc}") from None
-    found = collisions(project, plan.scan, hosts, [r.path for r in plan.refusals])  # before any write
+    plan, found = _plan_and_check(project, request, prefixes, listing, runtime, hosts, recovered, finished,
+                                  earlier)
     with debug.timed("diff"):
         diff = diff_bytes(plan) if request.with_diff else b""
     with debug.timed("write and commit" if commit else "write"):
@@ -183,6 +162,41 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
                        adopted=adopted, uncommitted=left.count if left is not None and not commit else 0,
                        missing_zones=missing, dead_keys=dead_keep_rules(project.allowlist, plan.scan))
 
+
+@once.scoped
+def _plan_and_check(project: LoadedProject, request: SweepRequest, prefixes: list[str],
+                    listing: Listing | None, runtime: Runtime, hosts: Sequence[SiteHost],
+                    recovered: Recovery | None, finished: list[str],
+                    earlier: str) -> tuple[Plan, list[Collision]]:
+    """The plan, its refusals and its collisions, in one scope (once.py): what git says of the
+    tree and its history is asked once for all of them (nothing is written or committed here; a
+    recovery's and an adopted rewrite's commits come before, the sweep's own after)."""
+    dry_run = request.dry_run
+    # Both kinds run the looser pass: a dry run counts the near-misses verify reports, and a sweep
+    # that writes lists the residuals only that pass finds (a DNS name in another case where a file
+    # makes a record) and exits 1 on them as verify fails on them; it said OK before (round 25).
+    # Both kinds list collisions (a sweep that writes reads them before its first write): never silent.
+    options = ScanOptions(texts=False, loose=True, present=new_values(project),
+                          before_move=before_move(project), allow_identity=request.allow_identity)
+    plan = plan_sweep(project, prefixes, request.include_ignored, options,
+                      progress=runtime.progress, listing=listing, update_pins=request.update_pins)
+    if project.config.renames.networks:  # OpenWrt pools a shrink cannot hold (another file names the network)
+        plan = replace(plan, scan=with_references(plan.scan, [*uci_pools(project, prefixes),
+                                                               *delegated_ids(project, prefixes)]))
+    # patterns and access networks the new values fall under and the old did not (t35 finding 01)
+    plan = replace(plan, scan=with_references(plan.scan, captured(project, prefixes)))
+    if hosts and project.config.renames.networks:  # the DNS inventory's addresses are in use too
+        held = inventory_refusals(project.config.renames.networks, hosts)
+        plan = replace(plan, inventory_refusals=tuple(held))
+    if not dry_run:
+        try:
+            _refuse_unsafe(plan, request.allow_dirty, recovered)
+        except UnsafeError as exc:
+            if not finished:
+                raise
+            raise UnsafeError(f"committed {finished[-1][:12]}, {earlier}; then refused: {exc}") from None
+    found = collisions(project, plan.scan, hosts, [r.path for r in plan.refusals])  # before any write
+    return plan, found
 
 
 def _complete(root: Path, recovered: Recovery, commit: bool, hooks: bool) -> list[str]:

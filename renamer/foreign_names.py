@@ -9,6 +9,10 @@ The same holds for
   `github.com/acme/pug`), a GitHub Actions `uses: acme/pug@v1`, a Terraform registry `source`
   (`acme/pug/aws`): kept `repository`. The URL's host is a host and follows; so does a path
   after the repository (`//modules/x`, `/blob/main/...`, `?ref=`), which names a file in it.
+* a Go module path (go.mod's `module`, `require`, `replace`; a .go file's import): kept
+  `repository` for its owner and repository after the host (t36-sweep finding 20); a package
+  manifest's own name (package.json's `"name"`, pyproject's and Cargo's `name =`): kept
+  `package`; a Grafana dashboard's UID in its URL (`/d/UID/slug`): kept `dashboard`.
 * where data lives in a storage service: an object store's bucket and key (`s3://pug/`, `gs://`,
   `az://`, Terraform's `s3::https://endpoint/pug/x`), a restic repository on one
   (`-r s3:endpoint/pug`, `b2:`, `gs:`, `azure:`, `swift:`, `rclone:`, a rest-server's path,
@@ -37,6 +41,8 @@ from renamer import lazy_re
 _Add = Callable[[int, int, str], None]
 REPOSITORY = "repository"
 STORAGE = "storage"
+PACKAGE = "package"
+DASHBOARD = "dashboard"
 
 FORGES = frozenset({
     "github.com", "www.github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "gitea.com", "git.sr.ht",
@@ -50,6 +56,7 @@ _WEB_SCHEMES = frozenset({b"http", b"https", b"ssh", b"git", b"git+ssh", b"git+h
 # Lines are only read where one of these stands in the file.
 _HINTS = (b"://", b"git@", b".git", b"zfs", b"zpool", b"syncoid", b"sanoid", b"autosnap", b"restic",
           b"RESTIC_", b"epository", b"uses:", b"ataset", b"ATASET", b"root_fs", b"filesystems", b"source",
+          b"module", b"import", b"require", b"\"name\"", b"name =", b"name=",
           *(f.encode() for f in FORGES if f.count(".") == 1))
 
 _URL = lazy_re.compile(rb"(?P<pre>(?:git|s3|gcs)::)?(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://"
@@ -109,6 +116,27 @@ _PROXMOX = lazy_re.compile(rb"^[ \t]+pool[ \t]+(?P<name>\S+)[ \t]*\r?$")
 _SANOID = lazy_re.compile(rb"(?m)^[ \t]*\[(?P<name>[A-Za-z0-9][\w.:-]*(?:/[\w.:-]+)+)\][ \t]*\r?$")
 
 
+# A Go module path (t36-sweep finding 20): go.mod's `module`/`require`/`replace` and a `require (...)`
+# block's lines, a .go file's import (`import "host/owner/repo/pkg"`, an import block's line): the
+# module's host is a host and follows; its path names the repository (`go get` finds it there).
+_GO_PATH = rb"(?P<gohost>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?P<gopath>/[A-Za-z0-9._~/-]+)"
+_GO_MOD = lazy_re.compile(rb"^[ \t]*(?:(?:module|require|replace)[ \t]+(?:\([ \t]*)?"
+                          rb"|(?=[^\s\"]+[ \t]+v[0-9]))" + _GO_PATH + rb"(?=[ \t]|$)")
+_GO_IMPORT = lazy_re.compile(rb"^[ \t]*(?:import[ \t]+(?:\([ \t]*)?)?(?:[A-Za-z_.][\w]*[ \t]+)?\""
+                             + _GO_PATH + rb"\"")
+# A package manifest's own name (finding 20): package.json's top-level `"name"` (beside its
+# `"version"` and what a manifest holds), pyproject's `[project]`/`[tool.poetry]` and Cargo's
+# `[package]` `name =`: the published package's identity, which the move does not rename.
+_JSON_NAME = lazy_re.compile(rb"^[ \t]{0,2}\{?[ \t]*\"name\"[ \t]*:[ \t]*\"(?P<name>[^\"\n]+)\"")
+_MANIFEST_KEYS = (b'"dependencies"', b'"devDependencies"', b'"scripts"', b'"private"', b'"main"',
+                  b'"license"', b'"workspaces"', b'"peerDependencies"')
+_TOML_NAME = lazy_re.compile(rb"^name[ \t]*=[ \t]*[\"'](?P<name>[^\"'\n]+)[\"']")
+_TOML_TABLE = lazy_re.compile(rb"(?m)^\[(?P<table>[^\]\n]+)\][ \t]*$")
+_PACKAGE_TABLES = (b"project", b"package", b"tool.poetry")
+# A Grafana dashboard's URL (`https://grafana.lab/d/UID/slug`, `/d-solo/UID/`): the UID is Grafana's.
+_GRAFANA = lazy_re.compile(rb"^/d(?:-solo)?/(?P<uid>[A-Za-z0-9_-]+)")
+
+
 def might_hold(data: bytes) -> bool:
     return any(hint in data for hint in _HINTS)
 
@@ -156,6 +184,11 @@ def _line_spans(data: bytes, low: int, high: int, *, sanoid: bool) -> list[tuple
                  or _REPO_KEY.search(line, 0, url.start()) is not None)
         if forge:
             add(url.start("path") + 1, url.start("path") + len(_repo_end(path)), REPOSITORY)
+        else:
+            dashboard = _GRAFANA.match(path)
+            if dashboard is not None:
+                at = url.start("path")
+                add(at + dashboard.start("uid"), at + dashboard.end("uid"), DASHBOARD)
     for scp in _SCP.finditer(line):
         path = _repo_end(scp.group("path"))
         host = scp.group("host").lower().decode("ascii", "replace")
@@ -182,7 +215,37 @@ def _line_spans(data: bytes, low: int, high: int, *, sanoid: bool) -> list[tuple
         for section in _SANOID.finditer(line):
             add(section.start("name"), section.end("name"), STORAGE)
     _keyed(data, low, line, add)
+    _go_paths(line, add)
+    _package_name(data, low, line, add)
     return out
+
+
+def _go_paths(line: bytes, add: _Add) -> None:
+    """A Go module path's repository part: the owner and repository after its host (a package
+    path under them, `/internal/health`, names a folder of the repository: it follows)."""
+    if b"/" not in line:
+        return
+    for regex in (_GO_MOD, _GO_IMPORT):
+        found = regex.match(line)
+        if found is not None:
+            path = found.group("gopath")
+            parts = path.split(b"/")  # ['', owner, repo, ...]
+            kept = b"/".join(parts[:3])
+            add(found.start("gopath") + 1, found.start("gopath") + len(kept), REPOSITORY)
+            return
+
+
+def _package_name(data: bytes, low: int, line: bytes, add: _Add) -> None:
+    """A package manifest's own `name` (see _JSON_NAME, _TOML_NAME)."""
+    found = _JSON_NAME.match(line)
+    if found is not None and b'"version"' in data and any(key in data for key in _MANIFEST_KEYS):
+        add(found.start("name"), found.end("name"), PACKAGE)
+        return
+    found = _TOML_NAME.match(line)
+    if found is not None:
+        tables = [t.group("table").strip() for t in _TOML_TABLE.finditer(data, 0, low)]
+        if tables and tables[-1] in _PACKAGE_TABLES:
+            add(found.start("name"), found.end("name"), PACKAGE)
 
 
 def _keyed(data: bytes, low: int, line: bytes, add: _Add) -> None:

@@ -469,8 +469,10 @@ KEPT_NOTES = {
                 "not the host; set options.accounts: rewrite to rename accounts too"),
     "repository": ("a repository's path on a code forge (`github.com/acme/pug`, `git@host:acme/pug.git`, "
                    "`git::https://host/infra/pug.git//dir`, `uses: acme/pug@v1`, a Terraform registry "
-                   "`source`): it names a repository, not a host, and the move renames no repository; "
-                   "only the URL's host follows"),
+                   "`source`, a Go module path): it names a repository, not a host, and the move renames no "
+                   "repository; only the URL's host follows"),
+    "dashboard": ("a Grafana dashboard's UID in its URL (`https://grafana.lab/d/UID/slug`): Grafana keeps "
+                  "the dashboard under it, so a renamed link finds nothing; only the URL's host follows"),
     "chart": ("a Helm chart's own name: a dependency's `name:` in Chart.yaml, or a values key inside a "
               "dependency's block (`grafana:`, `grafana.ini:`): the chart's and its schema's names, not the "
               "host's; the move renames no chart"),
@@ -481,8 +483,9 @@ KEPT_NOTES = {
     "scheme": ("a URL's scheme (`postgres://`, `redis+tls://`): the protocol a client speaks, not a host; "
                "the host after `://` follows"),
     "package": ("an npm scope (`@grafana/ui`) or an imported code module (Go `\"code.gitea.io/sdk/gitea\"` "
-                "and `gitea.NewClient(`, Python `import grafana`): the registry's or the code's namespace, "
-                "not a host; the move renames no package"),
+                "and `gitea.NewClient(`, Python `import grafana`), or a package manifest's own name "
+                "(package.json's `\"name\"`, pyproject's or Cargo's `name =`): the registry's or the code's "
+                "namespace, not a host; the move renames no package"),
     "api-group": ("a Kubernetes API group (`apiVersion: grafana.integreatly.org/v1beta1`, `apiGroups:`): "
                   "the name of a CRD's group, not a host; the move renames no API"),
     "label-key": ("a label's or annotation's key (`traefik.enable=true`, `homepage.group:`, "

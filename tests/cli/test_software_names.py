@@ -168,12 +168,12 @@ def test_round24_the_softwares_own_names_are_kept_the_hosts_follow(
                          ("site.yml", "software"), ("proxy.conf", "software"), ("www.conf", "software"),
                          ("pg_hba.conf", "software"), ("ldap.sh", "software"), ("site.pp", "software"),
                          ("Dockerfile", "software"), ("labels.yaml", "label-key"), ("main.go", "package"),
-                         ("go.mod", "public-domain"), ("cache.py", "package"),
+                         ("go.mod", "repository"), ("cache.py", "package"),  # (a Go module path: t36 20)
                          ("web.Dockerfile", "label-key"), ("dash.yaml", "api-group"),
                          ("instance.yaml", "container-port"), ("README.md", "prose-noun"),
                          ("backup.yml", "prose-noun"), ("notes.txt", "prose-noun")]:
         assert (path, reason) in kept, (path, reason, sorted(kept))
-    assert {reason for _, reason in kept} <= REASONS | {"public-domain", "account"}
+    assert {reason for _, reason in kept} <= REASONS | {"public-domain", "account", "repository"}
 
 
 @pytest.mark.parametrize(("path", "text"), [

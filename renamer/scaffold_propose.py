@@ -25,6 +25,16 @@ from renamer.shipped import shipped
 from renamer.sweep.content import read_content
 
 
+def _inventory(rel: str) -> bool:
+    """A file the DNS inventory loads under the default `dns:` folder (project.py's implicit rule):
+    never swept as text. Anything else in `dns/` (a repo's own zone files, Terraform records) is
+    placed like any file (t36-sweep finding 23: init skipped all of `dns/` and said nothing)."""
+    if rel == "dns/resolvers.yaml":
+        return True
+    folder, _, name = rel.rpartition("/")
+    return folder == "dns/sites" and name.endswith((".yaml", ".yml"))
+
+
 def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlist_rel: str) -> Proposal:
     """Every file holding an old value lands in exactly one place: current, a record class
     (a history folder, test fixtures, the preset, a dated name), or the unclassified list."""
@@ -46,7 +56,7 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
     tests: dict[str, bytes] = {}  # the test files holding an old value, read once
     skip = {config_name, allowlist_rel}
     for rel in files:
-        if rel in skip or rel.startswith("dns/") or rel.rsplit("/", 1)[-1] == config_name:
+        if rel in skip or _inventory(rel) or rel.rsplit("/", 1)[-1] == config_name:
             continue
         content = read_content(root / rel, DEFAULT_MAX_FILE_SIZE)
         data = content.data if content is not None else b""

@@ -216,3 +216,30 @@ def test_every_file_with_an_old_value_is_current_a_record_or_listed(repo, run, t
     classes = _classes(root, root / "allowlists/pve-new-move.yaml", proposal.files_with_values)
     assert {rel for rel, status in classes.items() if status == "unclassified"} == set(proposal.unclassified)
     assert {rel for rel, status in classes.items() if status == "current"} == set(proposal.current_files)
+
+
+def test_init_places_a_repos_own_dns_files_and_leaves_the_inventory_out(repo, run) -> None:
+    """t36-sweep finding 23 (ChristianLempa/homelab): `dns:` defaults to `dns/`, and init skipped all
+    of it, counting 1 file where `git grep` found 3 and saying nothing of the rest. Only the files
+    the DNS inventory loads (`dns/resolvers.yaml`, `dns/sites/*.yaml`) are renamer's own; a zone
+    file or Terraform records under `dns/` are placed like any file, and the sweep rewrites them."""
+    files = {"inventory/hosts.ini": "[web]\nold-db ansible_host=10.9.8.7\n",
+             "dns/zones/db.lab.example": "$TTL 3600\n@ IN SOA ns1.lab.example. admin.lab.example. 1 3600 600 86400 300\n"
+                                         "@ IN NS ns1.lab.example.\nold-db IN A 10.9.8.7\n",
+             "dns/records.tf": 'resource "dns_a_record_set" "db" {\n  name      = "old-db"\n'
+                               '  addresses = ["10.9.8.7"]\n}\n',
+             "dns/resolvers.yaml": "resolvers: []\n# old-db is served by the lab resolvers\n"}
+    root = repo(files, config=None, allowlist=None)
+    result = run(root, "init", "--from", "old-db=new-db", "--from", "10.9.8.7=10.10.8.7")
+    assert result.exit_code == 0, result.stderr
+    assert "Old values found in 3 files." in result.stdout, result.stdout
+    allowlist = (root / "allowlists/new-db-move.yaml").read_text()
+    assert "  - dns/**\n" in allowlist and "  - inventory/**\n" in allowlist
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert 'name      = "new-db"' in (root / "dns/records.tf").read_text()
+    assert "new-db IN A 10.10.8.7" in (root / "dns/zones/db.lab.example").read_text()
+    assert (root / "dns/resolvers.yaml").read_text() == files["dns/resolvers.yaml"]  # the inventory's own
+    assert run(root, "verify").exit_code == 0

@@ -765,25 +765,36 @@ _SUBNET_ID = lazy_re.compile(rb"(?im)^[ \t]*(?:option[ \t]+ip6hint[ \t]+['\"]?|S
                              rb"([0-9A-Fa-f]{1,16})['\"]?[ \t]*$")
 
 
+def _ids_past(data: bytes, moves: Sequence[PrefixMove], *, named: bool
+              ) -> Iterator[tuple[re.Match[bytes], PrefixMove, int]]:
+    """Each subnet ID written alone that a shrinking IPv6 move's old prefix held and its new one has
+    no room for, with the move and the new prefix's count of IDs; `named`: in a file that names the
+    move's old prefix (subnet_ids), or in one that names none (delegated_ids)."""
+    if b"ip6hint" not in data and b"SubnetId" not in data:
+        return
+    shrinks = [m for m in moves if m.old.version == 6 and m.old.prefixlen < m.new.prefixlen <= 64]
+    written = [m for m in shrinks if str(m.old.network_address).encode() in data]
+    if not named and written:
+        return  # subnet_ids' own: the prefix stands here
+    for x in _SUBNET_ID.finditer(data):
+        value = int(x.group(1), 16)
+        for move in written if named else shrinks:
+            room = 2 ** (64 - move.new.prefixlen)
+            if room <= value < 2 ** (64 - move.old.prefixlen):
+                yield x, move, room
+                break
+
+
 def subnet_ids(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
     """An IPv6 /64 subnet ID written alone (OpenWrt `option ip6hint 'f000'`, networkd `SubnetId=0xf002`)
     in a file naming a network a shrink moves: an ID the old prefix held and the new one has no room
     for picks a subnet outside it, refused as an address outside would be (t36-33 finding 17)."""
-    if b"ip6hint" not in data and b"SubnetId" not in data:
-        return
-    shrinks = [m for m in moves if m.old.version == 6 and m.old.prefixlen < m.new.prefixlen <= 64
-               and str(m.old.network_address).encode() in data]
-    for x in _SUBNET_ID.finditer(data):
-        value = int(x.group(1), 16)
-        for move in shrinks:
-            room = 2 ** (64 - move.new.prefixlen)
-            if room <= value < 2 ** (64 - move.old.prefixlen):
-                text = x.group(1).decode()
-                yield LengthHit(x.start(1), x.end(1), text, text, OUTSIDE,
-                                f"the subnet ID {text} picks a /64 of {move.old}, and {move.new} has IDs "
-                                f"up to {room - 1:x} only, so the subnet it names lies outside the new "
-                                "network: choose an ID inside it by hand, or a longer new network")
-                break
+    for x, move, room in _ids_past(data, moves, named=True):
+        text = x.group(1).decode()
+        yield LengthHit(x.start(1), x.end(1), text, text, OUTSIDE,
+                        f"the subnet ID {text} picks a /64 of {move.old}, and {move.new} has IDs "
+                        f"up to {room - 1:x} only, so the subnet it names lies outside the new "
+                        "network: choose an ID inside it by hand, or a longer new network")
 
 
 def delegated_ids(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
@@ -792,23 +803,13 @@ def delegated_ids(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHi
     from is delegated, not written here, so it is not known to be the moved one. An ID the new
     prefix has no room for is said (`tied-length`), not refused (sweep/delegated_ids.py reads these
     files across the repo: no match finds a file that names no address)."""
-    if b"ip6hint" not in data and b"SubnetId" not in data:
-        return
-    shrinks = [m for m in moves if m.old.version == 6 and m.old.prefixlen < m.new.prefixlen <= 64]
-    if any(str(m.old.network_address).encode() in data for m in shrinks):
-        return  # subnet_ids' own: the prefix stands here
-    for x in _SUBNET_ID.finditer(data):
-        value = int(x.group(1), 16)
-        for move in shrinks:
-            room = 2 ** (64 - move.new.prefixlen)
-            if room <= value < 2 ** (64 - move.old.prefixlen):
-                text = x.group(1).decode()
-                yield LengthHit(x.start(1), x.end(1), text, text, TIED,
-                                f"the subnet ID {text} picks a /64 of a delegated prefix this file does not "
-                                f"name; if that prefix is {move.old}, {move.new} has IDs up to {room - 1:x} "
-                                "only and the subnet lies outside it: choose an ID inside it by hand, or "
-                                "keep the line with a keep rule where the prefix is another")
-                break
+    for x, move, room in _ids_past(data, moves, named=False):
+        text = x.group(1).decode()
+        yield LengthHit(x.start(1), x.end(1), text, text, TIED,
+                        f"the subnet ID {text} picks a /64 of a delegated prefix this file does not "
+                        f"name; if that prefix is {move.old}, {move.new} has IDs up to {room - 1:x} "
+                        "only and the subnet lies outside it: choose an ID inside it by hand, or "
+                        "keep the line with a keep rule where the prefix is another")
 
 
 def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:

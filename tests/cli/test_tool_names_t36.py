@@ -20,6 +20,27 @@ from tests.testing.repos import PUG_ALLOW as ALLOW
 from tests.testing.repos import PUG_CONFIG as CONFIG
 
 HELD: dict[str, tuple[str, str]] = {
+    # 08: the given backup tools, and their neighbours
+    "rclone": ("ops/rclone.sh", "#!/bin/sh\nrclone sync /srv b2:lab-backups/pug/srv\n"),
+    "rclone-quoted": ("ops/rclone2.sh", "#!/bin/sh\nrclone copy --transfers 8 /srv 'nas-sftp:/backups/pug'\n"),
+    "pbs": ("ops/pbs.sh", "#!/bin/sh\nproxmox-backup-client backup root.pxar:/ --repository "
+                          "backup@pbs@pbs.lab.example:pug\n"),
+    "pbs-env": ("ops/pbs.env", "PBS_REPOSITORY=backup@pbs@pbs.lab.example:8007:pug\n"),
+    "pve-storage": ("etc/pve/storage.cfg", "pbs: backup\n\tserver pbs.lab.example\n\tdatastore pug\n"),
+    "velero-bsl": ("k8s/velero-bsl.yaml", "apiVersion: velero.io/v1\nkind: BackupStorageLocation\nmetadata:\n"
+                                          "  name: default\nspec:\n  provider: aws\n  objectStorage:\n"
+                                          "    bucket: lab-backups\n    prefix: pug\n"),
+    "velero-restore": ("k8s/restore.yaml", "apiVersion: velero.io/v1\nkind: Restore\nmetadata:\n  name: r1\n"
+                                           "spec:\n  backupName: pug\n"),
+    "velero-cli": ("ops/velero.sh", "#!/bin/sh\nvelero restore create --from-backup pug --wait\n"),
+    "rsnapshot": ("ops/rsnapshot.conf", "snapshot_root\t/srv/snapshots/\nbackup\troot@nas:/etc/\tpug/\n"),
+    "rdiff-backup": ("ops/rdiff.sh", "#!/bin/sh\nrdiff-backup /etc nas::/backups/pug\n"),
+    "bacula-job": ("ops/bacula-dir.conf", 'Job {\n  Name = "pug"\n  Type = Backup\n  FileSet = "Full Set"\n}\n'),
+    "bareos-client": ("bareos/bareos-dir.d/client/c.conf", "Client {\n  Name = pug\n  Address = db.ana.lan\n}\n"),
+    "bconsole": ("ops/bc.sh", '#!/bin/sh\necho "run job=pug yes" | bconsole\n'),
+    "urbackup": ("ops/urbackup.sh", "#!/bin/sh\nurbackupclientctl set-settings -k computername -v pug\n"),
+    "burp": ("etc/burp/burp.conf", "server = backup.ana.lan\ncname = pug\n"),
+    "restic-tag": ("ops/prune.sh", "#!/bin/sh\nrestic forget --tag pug --keep-daily 7\n"),
     # 09: the given managers, and their neighbours
     "virsh": ("scripts/virsh.sh", "#!/bin/sh\nvirsh start pug\nvirsh snapshot-create-as pug pre-upgrade\n"),
     "virsh-connect": ("scripts/virsh2.sh", "#!/bin/sh\nvirsh -c qemu+ssh://kvm1/system shutdown --mode acpi pug\n"),
@@ -55,6 +76,16 @@ HELD: dict[str, tuple[str, str]] = {
 }
 # the same files' neighbours that are the host's own name: still rewritten
 MOVES: dict[str, tuple[str, str, str]] = {
+    "rsnapshot-source": ("ops/rsnapshot.conf", "snapshot_root\t/srv/snapshots/\nbackup\troot@pug.ana.lan:/etc/\tdb/\n",
+                         "snapshot_root\t/srv/snapshots/\nbackup\troot@wolf.fv.lan:/etc/\tdb/\n"),
+    "pbs-server": ("ops/pbs.sh", "#!/bin/sh\nproxmox-backup-client list --repository backup@pbs@pug.ana.lan:store\n",
+                   "#!/bin/sh\nproxmox-backup-client list --repository backup@pbs@wolf.fv.lan:store\n"),
+    "bacula-address": ("ops/bacula-dir.conf", "Client {\n  Name = db\n  Address = pug.ana.lan\n}\n",
+                       "Client {\n  Name = db\n  Address = wolf.fv.lan\n}\n"),
+    "rclone-local-source": ("ops/r.sh", "#!/bin/sh\nrclone sync /srv/pug b2:bk/srv\n",
+                            "#!/bin/sh\nrclone sync /srv/wolf b2:bk/srv\n"),
+    "configmap-prefix": ("k8s/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  prefix: pug\n",
+                         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  prefix: wolf\n"),
     "virsh-uri": ("scripts/v.sh", "#!/bin/sh\nvirsh -c qemu+ssh://pug/system start vm1\n",
                   "#!/bin/sh\nvirsh -c qemu+ssh://wolf/system start vm1\n"),
     "virsh-migrate-target": ("scripts/m.sh", "#!/bin/sh\nvirsh migrate --live vm1 qemu+ssh://pug.ana.lan/system\n",

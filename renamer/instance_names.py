@@ -103,6 +103,8 @@ _NAMING = frozenset({b"--name", b"-n", b"--domain", b"-d", b"--original", b"-o",
 # A tool's own meaning of a short flag (by the tool's first four bytes): helm's `-n` namespace, `-o`
 # output; docker-machine's `-d` driver.
 _NOT_NAMING = {b"helm": frozenset({b"-n", b"-o", b"-d"}), b"dock": frozenset({b"-d"})}
+# Tools that name the instance by a flag only (their other words are a disk, a package, a command).
+_FLAGGED = lazy_re.compile(rb"virt-(?!viewer|xml)|guest|systemd-nspawn")
 # Flags whose value (the next word) is something else: a namespace, a file, a size, an image.
 _VALUED = frozenset({
     b"--namespace", b"-f", b"--values", b"--set", b"--set-string", b"--set-file", b"--set-json",
@@ -169,8 +171,9 @@ def spans(data: bytes) -> list[tuple[int, int, str]]:
         for m in pattern.finditer(data):
             copy = _COPY_VERB.search(data, m.start(), m.start("args")) is not None
             other = _NOT_NAMING.get(m.group()[:4], frozenset())  # helm's `-n` is its namespace
+            positional = not _FLAGGED.match(m.group())  # `virt-customize -a x.img --install pkg`: flags only
             out += [(s, e, note) for s, e in _instances(data, m.start("args"), m.end("args"), copy=copy,
-                                                        other=other)]
+                                                        other=other, positional=positional)]
     if b"nspawn@" in data:
         out += [(m.start("v"), m.end("v"), NOTE.format(what=_NSPAWN[0], how=_NSPAWN[1]))
                 for m in _NSPAWN_UNIT.finditer(data)]
@@ -179,13 +182,13 @@ def spans(data: bytes) -> list[tuple[int, int, str]]:
     return out
 
 
-def _instances(data: bytes, start: int, end: int, *, copy: bool,
-               other: frozenset[bytes] = frozenset()) -> list[tuple[int, int]]:
+def _instances(data: bytes, start: int, end: int, *, copy: bool, other: frozenset[bytes] = frozenset(),
+               positional: bool = True) -> list[tuple[int, int]]:
     """The instance's words among a verb's arguments `data[start:end]`: the first positional word
     (every remote-side word of a copy verb), and a naming flag's value."""
     stop = _END.search(data, start, end)
     out: list[tuple[int, int]] = []
-    first, skip, named = True, False, False
+    first, skip, named = positional, False, False
     for word in _WORD.finditer(data, start, end if stop is None else stop.start()):
         value = word.group("v")
         if skip or named:

@@ -30,6 +30,8 @@ def held(text: str) -> list[str]:
     ("virsh --connect qemu:///system dominfo web01\n", "web01"),
     ("virt-install --name web01 --ram 2048 --disk path=/x.qcow2,size=20\n", "web01"),
     ("virt-customize -d web01 --run-command 'apt-get update'\n", "web01"),
+    ("virt-viewer --connect qemu:///system web01\n", "web01"),
+    ("virt-xml web01 --edit --memory 2048\n", "web01"),
     ("lxc-attach -n web01 -- ls /\n", "web01"),
     ("lxc --project infra config set web01 limits.cpu 2\n", "web01"),
     ("lxc file push files/motd web01/etc/motd\n", "web01/etc/motd"),
@@ -73,6 +75,8 @@ def test_the_instance_is_spanned(text: str, span: str) -> None:
     "spec:\n  source:\n    helm:\n      values: |\n        name: web01\n",  # Argo CD's helm: key
     "# the lxc host web01 runs the containers\nping web01\n",
     "ssh web01 virsh list --all\n",
+    "virt-customize -a disk.img --install web01\n",  # a package (found on techno-tim/launchpad's shape)
+    "systemd-nspawn -M vm1 -D /var/lib/machines/vm1 web01\n",  # the command run inside
 ])
 def test_the_hosts_own_name_is_not(text: str) -> None:
     assert not any("web01" in s for s in held(text)), held(text)

@@ -97,6 +97,10 @@ _TOOLS: tuple[tuple[re.Pattern[bytes], str, str], ...] = (
      "a Helm release (NAME: Helm keeps the release's history and objects by it, and charts name "
      "their objects and volume claims after it)", "`helm uninstall` or migrate the old release first"),
 )
+# The words one of which each of _TOOLS' patterns needs, in its order.
+_TOOL_WORDS = ((b"virsh",), (b"virt-", b"guest"), (b"lxc", b"incus"), (b"lxc-",), (b"multipass",),
+               (b"limactl",), (b"VBoxManage", b"vboxmanage", b"VBOXMANAGE"), (b"machinectl",), (b"systemd-nspawn",),
+               (b"prlctl", b"tart", b"utmctl", b"xl", b"podman", b"docker-machine"), (b"helm",))
 # Flags whose value is the instance itself.
 _NAMING = frozenset({b"--name", b"-n", b"--domain", b"-d", b"--original", b"-o", b"-M", b"--machine", b"--vm",
                      b"--instance", b"--target"})
@@ -166,7 +170,9 @@ def spans(data: bytes) -> list[tuple[int, int, str]]:
     if not might_hold(data):
         return []
     out: list[tuple[int, int, str]] = []
-    for pattern, what, how in _TOOLS:
+    for (pattern, what, how), words in zip(_TOOLS, _TOOL_WORDS, strict=True):
+        if not any(word in data for word in words):  # each tool's own word first: a bytes test
+            continue
         note = NOTE.format(what=what, how=how)
         for m in pattern.finditer(data):
             copy = _COPY_VERB.search(data, m.start(), m.start("args")) is not None

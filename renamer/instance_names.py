@@ -99,8 +99,9 @@ _TOOLS: tuple[tuple[re.Pattern[bytes], str, str], ...] = (
 )
 # The words one of which each of _TOOLS' patterns needs, in its order.
 _TOOL_WORDS = ((b"virsh",), (b"virt-", b"guest"), (b"lxc", b"incus"), (b"lxc-",), (b"multipass",),
-               (b"limactl",), (b"VBoxManage", b"vboxmanage", b"VBOXMANAGE"), (b"machinectl",), (b"systemd-nspawn",),
-               (b"prlctl", b"tart", b"utmctl", b"xl", b"podman", b"docker-machine"), (b"helm",))
+               (b"limactl",), (b"VBoxManage", b"vboxmanage", b"VBOXMANAGE"), (b"machinectl",),
+               (b"systemd-nspawn",), (b"prlctl", b"tart", b"utmctl", b"xl", b"podman", b"docker-machine"),
+               (b"helm",))
 # Flags whose value is the instance itself.
 _NAMING = frozenset({b"--name", b"-n", b"--domain", b"-d", b"--original", b"-o", b"-M", b"--machine", b"--vm",
                      b"--instance", b"--target"})

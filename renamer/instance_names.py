@@ -8,8 +8,11 @@ web01 pre`, `virt-install --name web01`, `lxc exec web01 -- cmd`, `incus snapsho
 `machinectl start web01`, `systemd-nspawn -M web01`, `systemd-nspawn@web01.service`, `prlctl`,
 `tart`, `utmctl`, `xl`, `podman machine`, `docker-machine`, a Helm release (`helm upgrade
 --install web01 ./chart`), and an Ansible task of such a module (`community.libvirt.virt: name:`,
-`lxd_container`, `lxc_container`, `proxmox_kvm`, `proxmox`'s `hostname`, `docker_container`,
-`podman_container`, `kubernetes.core.helm`, `vmware_guest`). The manager keeps the instance (its
+`lxd_container`, `lxc_container`, `proxmox_kvm`, `proxmox`'s `hostname`, `kubernetes.core.helm`,
+`vmware_guest`), a Terraform resource whose `name` replaces the instance when changed
+(`libvirt_domain`, `libvirt_volume`, `lxd_instance`, `incus_instance`, `multipass_instance`,
+`virtualbox_vm`, `helm_release`, `docker_volume`), a k3d or kind cluster (`k3d cluster create
+web01`, `kind create cluster --name web01`). The manager keeps the instance (its
 disks, snapshots, release history) under that name: rewritten, each command names nothing, or
 makes a second instance beside the first. The instance is the first word after the verb (or
 after the verb's flags), or a naming flag's value (`--name`, `-n`, `--domain`, `-M`); a copy
@@ -27,7 +30,7 @@ from renamer import lazy_re
 LITERALS = (b"virsh", b"virt-", b"lxc", b"incus", b"multipass", b"limactl", b"VBoxManage", b"vboxmanage",
             b"machinectl", b"nspawn", b"helm", b"prlctl", b"tart ", b"utmctl", b"xl ", b"podman",
             b"docker-machine", b"community.", b"kubernetes.", b"containers.", b"virt:", b"_container:",
-            b"proxmox_kvm:", b"vmware_guest")
+            b"proxmox_kvm:", b"vmware_guest", b"resource", b"k3d", b"kind")
 
 NOTE = ("the ID of {what}: the manager keeps the instance (its disks, snapshots, history) by it, so "
         "rewritten, the command names nothing, or makes a second instance beside the old; {how}, then "
@@ -96,12 +99,18 @@ _TOOLS: tuple[tuple[re.Pattern[bytes], str, str], ...] = (
                 + _ARGS),
      "a Helm release (NAME: Helm keeps the release's history and objects by it, and charts name "
      "their objects and volume claims after it)", "`helm uninstall` or migrate the old release first"),
+    (lazy_re.compile(rb"(?<![\w/.-])(?:k3d[ \t]+(?:cluster|kubeconfig)[ \t]+(?:create|delete|start|stop"
+                     rb"|edit|get|merge|write)|kind[ \t]+(?:create|delete|export|get|load)[ \t]+(?:cluster"
+                     rb"|kubeconfig|logs|nodes|docker-image|image-archive))" + _ARGS),
+     "a local Kubernetes cluster (NAME: k3d's or kind's containers and kubeconfig context are named "
+     "after it)",
+     "delete the old cluster first"),
 )
 # The words one of which each of _TOOLS' patterns needs, in its order.
 _TOOL_WORDS = ((b"virsh",), (b"virt-", b"guest"), (b"lxc", b"incus"), (b"lxc-",), (b"multipass",),
                (b"limactl",), (b"VBoxManage", b"vboxmanage", b"VBOXMANAGE"), (b"machinectl",),
                (b"systemd-nspawn",), (b"prlctl", b"tart", b"utmctl", b"xl", b"podman", b"docker-machine"),
-               (b"helm",))
+               (b"helm",), (b"k3d", b"kind"))
 # Flags whose value is the instance itself.
 _NAMING = frozenset({b"--name", b"-n", b"--domain", b"-d", b"--original", b"-o", b"-M", b"--machine", b"--vm",
                      b"--instance", b"--target"})
@@ -136,12 +145,18 @@ _NSPAWN = ("a systemd-nspawn machine (NAME, its image `/var/lib/machines/NAME`)"
 # An Ansible task of a manager's module and the keys that name its instance (the module, FQCN or short).
 _MODULE = lazy_re.compile(
     rb"(?m)^(?P<ind>[ \t]*)(?:-[ \t]+)?(?P<mod>(?:[\w]+\.[\w]+\.)?(?:virt|lxd_container|lxc_container"
-    rb"|proxmox_kvm|proxmox|docker_container|podman_container|helm|vmware_guest(?:_powerstate|_snapshot)?"
+    rb"|proxmox_kvm|proxmox|helm|vmware_guest(?:_powerstate|_snapshot)?"
     rb"|incus_instance))[ \t]*:[ \t]*(?P<inline>[^\r\n#]*)")
 _MODULE_KEY = lazy_re.compile(rb"""(?m)^(?P<ind>[ \t]*)(?P<k>name|release_name|hostname|guest_name)[ \t]*:"""
                               rb"""[ \t]*(?P<q>["']?)(?P<v>[^\s"'#{}]+)(?P=q)[ \t]*\r?$""")
 _INLINE_KEY = lazy_re.compile(rb"""(?<![\w.-])(?P<k>name|release_name|hostname)="""
                               rb"""(?P<q>["']?)(?P<v>[^\s"']+)(?P=q)""")
+# A Terraform resource whose `name` is the instance's ID: changed, the provider destroys the instance
+# and creates another (a VM's disks, a volume's data, a release's objects go with it).
+_TF_BLOCK = lazy_re.compile(rb'(?m)^[ \t]*resource[ \t]+"(?P<type>libvirt_domain|libvirt_volume|lxd_instance'
+                            rb'|lxd_container|incus_instance|multipass_instance|virtualbox_vm|helm_release'
+                            rb'|docker_volume)"[ \t]+"[^"\n]*"[ \t]*\{')
+_TF_NAME = lazy_re.compile(rb'(?m)^[ \t]*name[ \t]*=[ \t]*"(?P<v>[^"\n$%]+)"')
 _LINE = lazy_re.compile(rb"(?m)^(?P<ind>[ \t]*)(?P<rest>[^\r\n]*)\r?$")
 _TASK_KEYS = lazy_re.compile(rb"(?m)^[ \t]+(?:command|state|chart_ref|release_namespace|vmid|node|api_host)"
                              rb"[ \t]*:")
@@ -154,8 +169,6 @@ _MODULES = {
     b"proxmox_kvm": ("a Proxmox VM found by its name (NAME)", "rename the VM in Proxmox first", (b"name",)),
     b"proxmox": ("a Proxmox container found by its hostname (NAME)", "rename it in Proxmox first",
                  (b"hostname",)),
-    b"docker_container": ("a Docker container (NAME)", "remove the old container first", (b"name",)),
-    b"podman_container": ("a Podman container (NAME)", "remove the old container first", (b"name",)),
     b"helm": ("a Helm release (NAME: Helm keeps the release's history and objects by it)",
               "`helm uninstall` or migrate the old release first", (b"name", b"release_name")),
     b"vmware_guest": ("a vSphere VM found by its name (NAME)", "rename the VM in vCenter first", (b"name",)),
@@ -186,6 +199,8 @@ def spans(data: bytes) -> list[tuple[int, int, str]]:
                 for m in _NSPAWN_UNIT.finditer(data)]
     if b":" in data:
         out += _modules(data)
+    if b"resource" in data:
+        out += _terraform(data)
     return out
 
 
@@ -259,4 +274,24 @@ def _modules(data: bytes) -> list[tuple[int, int, str]]:
             continue  # a bare `helm:` or `virt:` key elsewhere in YAML (an Argo CD source's `helm:`)
         out += [(k.start("v"), k.end("v"), note) for k in _MODULE_KEY.finditer(data, m.end(), block_end)
                 if k.group("k") in keys and len(k.group("ind")) == depth]
+    return out
+
+
+def _terraform(data: bytes) -> list[tuple[int, int, str]]:
+    """The `name` of a Terraform resource that names its instance (the block's first level)."""
+    out: list[tuple[int, int, str]] = []
+    for block in _TF_BLOCK.finditer(data):
+        close = data.find(b"\n}", block.end())
+        end = len(data) if close < 0 else close
+        kind = block.group("type").decode()
+        note = NOTE.format(what=f"Terraform's `{kind}` (NAME: changing it replaces the instance, its "
+                                "disks or data with it)",
+                           how="rename the instance in its manager and import it, or keep its name")
+        depth = -1
+        for m in _TF_NAME.finditer(data, block.end(), end):
+            head = data.rfind(b"\n", 0, m.start("v")) + 1
+            indent = len(data[head:m.start("v")]) - len(data[head:m.start("v")].lstrip(b" \t"))
+            depth = indent if depth < 0 else depth
+            if indent == depth and data.count(b"{", block.end(), head) == data.count(b"}", block.end(), head):
+                out.append((m.start("v"), m.end("v"), note))
     return out

@@ -53,7 +53,11 @@ def held(text: str) -> list[str]:
     ("- community.general.lxd_container:\n    name: web01\n    state: started\n", "web01"),
     ("- community.general.proxmox:\n    hostname: web01\n    node: pve1\n", "web01"),
     ("- community.general.proxmox_kvm:\n    name: web01\n    node: pve1\n", "web01"),
-    ("- community.docker.docker_container:\n    name: web01\n    image: nginx\n", "web01"),
+    ('resource "libvirt_domain" "vm" {\n  name   = "web01"\n  memory = 2048\n}\n', "web01"),
+    ('resource "helm_release" "r" {\n  name  = "web01"\n  chart = "nginx"\n}\n', "web01"),
+    ('resource "lxd_instance" "c" {\n  name  = "web01"\n  image = "images:debian/12"\n}\n', "web01"),
+    ("k3d cluster create web01 --servers 1\n", "web01"),
+    ("kind create cluster --name web01 --config kind.yaml\n", "web01"),
     ("- virt: name=web01 command=start\n", "web01"),
     ("- virt:\n    name: web01\n    command: destroy\n", "web01"),
 ])
@@ -70,7 +74,10 @@ def test_the_instance_is_spanned(text: str, span: str) -> None:
     "limactl start ./web01.yaml\n",
     "helm upgrade --install web ./charts/web01 -f values/web01.yaml\n",
     "helm install --generate-name web01/nginx\n",  # a repository's chart, not a release
-    "- community.docker.docker_container:\n    name: web\n    networks:\n      - name: web01\n",
+    "- community.docker.docker_container:\n    name: web01\n    image: nginx\n",  # keys nothing (as `docker run --name`)
+    'resource "libvirt_domain" "vm" {\n  name = "vm1"\n  network_interface {\n    hostname = "web01"\n'
+    '    name = "web01"\n  }\n}\n',  # a nested block's name
+    'resource "helm_release" "r" {\n  name = "web"\n  set {\n    name  = "host"\n    value = "web01"\n  }\n}\n',
     "- kubernetes.core.helm:\n    name: web\n    chart_ref: x\n    values:\n      name: web01\n",
     "spec:\n  source:\n    helm:\n      values: |\n        name: web01\n",  # Argo CD's helm: key
     "# the lxc host web01 runs the containers\nping web01\n",

@@ -59,6 +59,9 @@ HELD: dict[str, tuple[str, str]] = {
     "ansible-virt": ("playbook.yml", "- name: start\n  community.libvirt.virt:\n    name: pug\n    state: running\n"),
     "ansible-helm": ("helm.yml", "- kubernetes.core.helm:\n    name: pug\n    chart_ref: bitnami/nginx\n"
                                  "    release_namespace: web\n"),
+    "tf-libvirt-domain": ("tf/vm.tf", 'resource "libvirt_domain" "vm" {\n  name   = "pug"\n  memory = 2048\n}\n'),
+    "tf-helm-release": ("tf/helm.tf", 'resource "helm_release" "web" {\n  name  = "pug"\n  chart = "nginx"\n}\n'),
+    "k3d": ("scripts/k3d.sh", "#!/bin/sh\nk3d cluster create pug --servers 1\n"),
     "ansible-lxd": ("lxd.yml", "- community.general.lxd_container:\n    name: pug\n    state: started\n"),
     # 10: the given secret-store clients, and their neighbours
     "lpass": ("scripts/lpass.sh", "#!/bin/sh\nlpass show --password pug/root\n"),
@@ -96,6 +99,11 @@ MOVES: dict[str, tuple[str, str, str]] = {
                    "#!/bin/sh\nhelm upgrade --install web ./chart --set host=wolf.fv.lan\n"),
     "infisical-domain": ("scripts/i.sh", "#!/bin/sh\ninfisical run --domain https://pug.ana.lan/api -- ./x\n",
                          "#!/bin/sh\ninfisical run --domain https://wolf.fv.lan/api -- ./x\n"),
+    "docker-container-name": ("d.yml", "- community.docker.docker_container:\n    name: pug\n    image: nginx\n",
+                              "- community.docker.docker_container:\n    name: wolf\n    image: nginx\n"),
+    "tf-nested-hostname": ("tf/n.tf", 'resource "libvirt_domain" "vm" {\n  name = "vm1"\n  network_interface {\n'
+                           '    hostname = "pug"\n  }\n}\n', 'resource "libvirt_domain" "vm" {\n  name = "vm1"\n'
+                           '  network_interface {\n    hostname = "wolf"\n  }\n}\n'),
     "docker-network-name": ("c.yml", "- community.docker.docker_container:\n    name: web\n    env:\n"
                                      "      name: pug\n",
                             "- community.docker.docker_container:\n    name: web\n    env:\n      name: wolf\n"),

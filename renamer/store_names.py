@@ -140,8 +140,10 @@ _CLIENTS = lazy_re.compile(
     rb"""|berglas[ \t]+(?:access|edit|delete|create|update)"""
     rb"""|keyring[ \t]+(?:get|set|del)|kwallet-query)(?![\w-])(?P<args>[^\r\n|;&)`]*)""")
 _SERVER_FLAGS = frozenset({b"--domain", b"--url", b"--host", b"--server", b"--api-url", b"--api-host",
-                           b"--address", b"--gateway-url", b"--token", b"--api-key", b"--project-id"})
+                           b"--address", b"--gateway-url", b"--token", b"--api-key", b"--project-id",
+                           b"--command"})  # `doppler run --command "ssh web01"`: a command, not an item
 _CLIENT_LINE = "a secret-store client's command line"
+_QUOTED_VALUE = lazy_re.compile(rb"""[ \t]+(?P<q>["'])[^\n]*?(?P=q)""")
 _END_OF_FLAGS = lazy_re.compile(rb"(?:^|[ \t])--(?=[ \t]|$)|[ \t]#")
 _LOCAL_FILE = lazy_re.compile(rb"""^(?:\.{1,2}/|~/)"""
                               rb"""|\.(?:kdbx|keyx?|ya?ml|json|env|pem|keychain(?:-db)?|sh)$""")
@@ -287,16 +289,18 @@ def _clients(data: bytes) -> list[tuple[int, int, str]]:
     for m in _CLIENTS.finditer(data):
         start, end = m.start("args"), m.end("args")
         stop = _END_OF_FLAGS.search(data, start, end)
-        skip = False
+        skip, past = False, start
         for word in _ARG_WORD.finditer(data, start, end if stop is None else stop.start()):
             value = word.group("v")
-            if skip:
+            if skip or word.start() < past:
                 skip = False
                 continue
             if value.startswith(b"-"):
                 flag, eq, rest = value.partition(b"=")
                 if flag in _SERVER_FLAGS:
-                    skip = not eq
+                    quoted = _QUOTED_VALUE.match(data, word.end(), end)  # `--command 'ssh web01'`: all of it
+                    past = quoted.end() if quoted is not None and not eq else past
+                    skip = not eq and quoted is None
                 elif rest and not _LOCAL_FILE.search(rest):
                     add(word.start("v") + len(flag) + 1, word.end("v"), _CLIENT_LINE)
                 continue

@@ -90,6 +90,7 @@ def test_the_other_secret_clients_items_are_spanned(rel: str, text: str, span: s
     ("t.sh", "chamber exec app -- ./run --target web01\n"),  # the command after `--`
     ("t.sh", "infisical secrets get X --path /app --domain https://web01.lab.example/api\n"),  # its server
     ("t.sh", "keepassxc-cli show infra/web01.kdbx app/root\n"),  # a file of the repo
+    ("t.sh", "doppler run --project app --command 'ssh web01 uptime'\n"),  # the command it runs
     ("all.yml", "pw: \"{{ lookup('ansible.builtin.password', 'creds/web01/root length=20') }}\"\n"),
     ("all.yml", "key: \"{{ lookup('ansible.builtin.unvault', 'files/web01.key.vault') }}\"\n"),
     ("all.yml", "pub: \"{{ lookup('file', 'keys/web01.pub') }}\"\n"),

@@ -17,7 +17,9 @@ and follows. Pure: bytes in, a short description of what keys state out.
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import NamedTuple
 
 from renamer import lazy_re
 
@@ -74,6 +76,31 @@ def might_hold(rel: str, data: bytes) -> bool:
     return any(word in data for word in LITERALS) or "rsnapshot" in rel or "burp" in rel
 
 
+class _Facts(NamedTuple):
+    """What a file is, read once per file (keyed is asked once per old name in it)."""
+
+    pbs: bool
+    pbs_cfg: bool
+    velero: bool
+    rsnapshot: bool
+    bacula: bool
+    burp: bool
+
+
+@functools.lru_cache(maxsize=8)
+def _facts(rel: str, data: bytes) -> _Facts:
+    name = rel.rsplit("/", 1)[-1].lower()
+    return _Facts(
+        pbs=b"proxmox-backup" in data or "pbs" in name,
+        pbs_cfg=(b"pbs:" in data or b"datastore:" in data) and _PBS_CFG.search(data) is not None,
+        velero=b"kind:" in data and (b"BackupStorageLocation" in data or b"backupName" in data
+                                     or b"scheduleName" in data),
+        rsnapshot="rsnapshot" in name or b"snapshot_root" in data,
+        bacula=(b"Job" in data or b"Client" in data) and _BACULA_BLOCK.search(data) is not None
+        and _bacula(rel, data),
+        burp="burp" in name or b"burp" in data)
+
+
 def _line(data: bytes, start: int) -> tuple[int, bytes]:
     head = data.rfind(b"\n", 0, start) + 1
     tail = data.find(b"\n", start)
@@ -103,7 +130,8 @@ def keyed(rel: str, data: bytes, start: int, end: int) -> str | None:
             if words and _in(words[-1].start(), words[-1].end(), at, to) \
                     and (line[:at].endswith((b"/", b"::")) or words[-1].start() == at):
                 return "an rdiff-backup destination (its increments are kept there)"
-    if b"proxmox-backup" in line or b"PBS_" in line or b"proxmox-backup" in data or "pbs" in name:
+    facts = _facts(rel, data)
+    if b"proxmox-backup" in line or b"PBS_" in line or facts.pbs:
         for m in _PBS_REPO.finditer(line):
             loc = m.group("loc")
             store = m.start("loc") + loc.rfind(b":") + 1  # `[[user@]server[:port]:]datastore`
@@ -112,12 +140,11 @@ def keyed(rel: str, data: bytes, start: int, end: int) -> str | None:
         for m in _PBS_NS.finditer(line):
             if _in(m.start("v"), m.end("v"), at, to):
                 return "a Proxmox Backup Server namespace (`--ns`)"
-    if (b"pbs:" in data or b"datastore:" in data) and _PBS_CFG.search(data):
+    if facts.pbs_cfg:
         m = _PBS_KEY.match(line)
         if m is not None and _in(m.start("v"), m.end("v"), at, to) and _pbs_section(data, head, line):
             return "a Proxmox Backup Server datastore or namespace (its backups are kept under it)"
-    if b"kind:" in data and (b"BackupStorageLocation" in data or b"backupName" in data
-                             or b"scheduleName" in data):
+    if facts.velero:
         m = _VELERO_KEY.match(line)
         if m is not None and _in(m.start("v"), m.end("v"), at, to) and _velero_kind(data, start,
                                                                                   m.group("k")):
@@ -128,13 +155,13 @@ def keyed(rel: str, data: bytes, start: int, end: int) -> str | None:
             g = "v" if m.group("v") is not None else "w"
             if _in(m.start(g), m.end(g), at, to):
                 return "a Velero backup, schedule or location named on its command line"
-    if "rsnapshot" in name or b"snapshot_root" in data:
+    if facts.rsnapshot:
         m = _RSNAPSHOT.match(line)
         if m is not None:
             g = "v" if m.group("v") is not None else "w"
             if _in(m.start(g), m.end(g), at, to):
                 return "rsnapshot's destination folder (its hard-link chain of snapshots is kept there)"
-    if (b"Job" in data or b"Client" in data) and _BACULA_BLOCK.search(data) and _bacula(rel, data):
+    if facts.bacula:
         m = _BACULA_KEY.match(line)
         if m is not None and _in(m.start("v"), m.end("v"), at, to):
             return ("a Bacula or Bareos resource's name (a Job, Client, FileSet or Pool: the catalog keeps "
@@ -147,7 +174,7 @@ def keyed(rel: str, data: bytes, start: int, end: int) -> str | None:
         for m in _URBACKUP.finditer(line):
             if _in(m.start("v"), m.end("v"), at, to):
                 return "an UrBackup client's `computername` (the server keeps its backups under it)"
-    if "burp" in name or b"burp" in data:
+    if facts.burp:
         m = _BURP.match(line)
         if m is not None and _in(m.start("v"), m.end("v"), at, to):
             return "a burp client's `cname` (the server keeps its backups under it)"

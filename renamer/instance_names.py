@@ -143,6 +143,7 @@ _NSPAWN = ("a systemd-nspawn machine (NAME, its image `/var/lib/machines/NAME`)"
            "`machinectl rename` it first")
 
 # An Ansible task of a manager's module and the keys that name its instance (the module, FQCN or short).
+_MODULE_WORDS = (b"virt", b"lxd_", b"lxc_", b"proxmox", b"helm", b"vmware_guest", b"incus_")
 _MODULE = lazy_re.compile(
     rb"(?m)^(?P<ind>[ \t]*)(?:-[ \t]+)?(?P<mod>(?:[\w]+\.[\w]+\.)?(?:virt|lxd_container|lxc_container"
     rb"|proxmox_kvm|proxmox|helm|vmware_guest(?:_powerstate|_snapshot)?"
@@ -197,7 +198,7 @@ def spans(data: bytes) -> list[tuple[int, int, str]]:
     if b"nspawn@" in data:
         out += [(m.start("v"), m.end("v"), NOTE.format(what=_NSPAWN[0], how=_NSPAWN[1]))
                 for m in _NSPAWN_UNIT.finditer(data)]
-    if b":" in data:
+    if any(word in data for word in _MODULE_WORDS):
         out += _modules(data)
     if b"resource" in data:
         out += _terraform(data)

@@ -143,6 +143,9 @@ _NSPAWN = ("a systemd-nspawn machine (NAME, its image `/var/lib/machines/NAME`)"
            "`machinectl rename` it first")
 
 # An Ansible task of a manager's module and the keys that name its instance (the module, FQCN or short).
+_TASK_KEY = lazy_re.compile(rb"""(?m)^(?P<ind>[ \t]*)(?P<k>[A-Za-z_][\w-]*)[ \t]*:[ \t]*(?P<q>["']?)"""
+                            rb"""(?P<v>[^\s"'#{}]+)(?P=q)[ \t]*\r?$""")
+_INLINE_ANY = lazy_re.compile(rb"""(?<![\w.-])(?P<k>[A-Za-z_][\w-]*)=(?P<q>["']?)(?P<v>[^\s"']+)(?P=q)""")
 _MODULE_WORDS = (b"virt", b"lxd_", b"lxc_", b"proxmox", b"helm", b"vmware_guest", b"incus_")
 _MODULE = lazy_re.compile(
     rb"(?m)^(?P<ind>[ \t]*)(?:-[ \t]+)?(?P<mod>(?:[\w]+\.[\w]+\.)?(?:virt|lxd_container|lxc_container"
@@ -274,6 +277,32 @@ def _modules(data: bytes) -> list[tuple[int, int, str]]:
         if not dotted and mod in (b"virt", b"helm", b"proxmox") and not _TASK_KEYS.search(block):
             continue  # a bare `helm:` or `virt:` key elsewhere in YAML (an Argo CD source's `helm:`)
         out += [(k.start("v"), k.end("v"), note) for k in _MODULE_KEY.finditer(data, m.end(), block_end)
+                if k.group("k") in keys and len(k.group("ind")) == depth]
+    return out
+
+
+def task_values(data: bytes, module: re.Pattern[bytes], keys: frozenset[bytes]) -> list[tuple[int, int]]:
+    """(start, end) of each first-level `KEY: value` (KEY in `keys`) in the block of a YAML key that
+    `module` matches (an Ansible task's module: groups `mod` and `inline`), and of each `KEY=value` of
+    its inline form (store_names.py asks it for the secret-store modules)."""
+    out: list[tuple[int, int]] = []
+    for m in module.finditer(data):
+        inline = m.group("inline").strip()
+        if inline:
+            found = _INLINE_ANY.finditer(data, m.start("inline"), m.end("inline"))
+            out += [(k.start("v"), k.end("v")) for k in found if k.group("k") in keys]
+            continue
+        col = m.start("mod") - (data.rfind(b"\n", 0, m.start("mod")) + 1)
+        block_end, depth = m.end(), -1
+        for line in _LINE.finditer(data, m.end() + 1):
+            rest = line.group("rest")
+            if not rest.strip() or rest.lstrip().startswith(b"#"):
+                continue
+            if len(line.group("ind")) <= col:
+                break
+            depth = len(line.group("ind")) if depth < 0 else depth
+            block_end = line.end()
+        out += [(k.start("v"), k.end("v")) for k in _TASK_KEY.finditer(data, m.end(), block_end)
                 if k.group("k") in keys and len(k.group("ind")) == depth]
     return out
 

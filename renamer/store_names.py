@@ -38,6 +38,8 @@ LITERALS = (b"/dev/", b"crypt", b"luks", b"rd.", b"HOMEHOST", b"vagrant", b"mdad
             b"nomad")
 # t36-sweep finding 10: the other secret-store clients and lookups, and the managers' instances (09)
 MORE_LITERALS = (b"lpass", b"keepass", b"chamber", b"doppler", b"infisical", b"secret-tool", b"-password",
+                 b"vault_", b"ssm_parameter", b"secretsmanager", b"keyvaultsecret", b"secret_manager",
+                 b"onepassword_info", b"bitwarden", b"conjur",
                  b"gcloud", b"keyvault", b"akeyless", b"conjur", b"berglas", b"keyring", b"kwallet",
                  b"lookup(", b"query(")
 
@@ -156,6 +158,17 @@ _SECRET_PLUGIN = lazy_re.compile(rb"""(?i)keepass|secret|(?<!un)vault|passwordst
                                  rb"""|onepassword|1password"""
                                  rb"""|bitwarden|lastpass|lpass|keeper|doppler|infisical|conjur|cyberark"""
                                  rb"""|akeyless|\btss\b|ssm|keyring|credstash|\bdsv\b|keychain|_kv\b|\bkv_|etcd""")
+
+# An Ansible task of a secret store's module (not a lookup): the item its `path:`/`name:`/... names.
+_SECRET_MODULE = lazy_re.compile(
+    rb"(?m)^(?P<ind>[ \t]*)(?:-[ \t]+)?(?P<mod>\w+\.\w+\.(?:vault_(?:kv[12]_(?:get|write|delete)|read"
+    rb"|write|list)|aws_ssm_parameter_store|ssm_parameter|secretsmanager_secret"
+    rb"|azure_rm_keyvaultsecret(?:_info)?|gcp_secret_manager\w*|onepassword_info|keepass\w*|bitwarden\w*"
+    rb"|conjur\w*|infisical\w*|doppler\w*))[ \t]*:[ \t]*(?P<inline>[^\r\n#]*)")  # its FQCN only
+_SECRET_MODULE_KEYS = frozenset({b"path", b"name", b"secret", b"secret_name", b"item", b"entry", b"key",
+                                 b"secret_id", b"variable_id"})
+_MODULE_WORDS = (b"vault_", b"ssm_parameter", b"secretsmanager", b"keyvaultsecret", b"secret_manager",
+                 b"onepassword_info", b"keepass", b"bitwarden", b"conjur", b"infisical", b"doppler")
 
 _NOMAD_JOB = lazy_re.compile(rb'(?m)^[ \t]*job[ \t]+"(?P<v>[^"\n]+)"[ \t]*\{')
 _NOMAD_COMMAND = lazy_re.compile(rb"(?<![\w/-])nomad[ \t]+job[ \t]+(?:stop|status|inspect|history|revert"
@@ -306,6 +319,9 @@ def _clients(data: bytes) -> list[tuple[int, int, str]]:
                 continue
             if not value.startswith((b"$", b"#")) and not _LOCAL_FILE.search(value):
                 add(word.start("v"), word.end("v"), _CLIENT_LINE)
+    if any(word in data for word in _MODULE_WORDS):  # the same stores' Ansible modules
+        for start, end in instance_names.task_values(data, _SECRET_MODULE, _SECRET_MODULE_KEYS):
+            add(start, end, "an Ansible secret-store module's task")
     if b"lookup(" in data or b"query(" in data or b"q(" in data:
         for m in _PLUGIN_LOOKUP.finditer(data):
             if _SECRET_PLUGIN.search(m.group("plugin")) \

@@ -81,6 +81,11 @@ def test_a_store_note_takes_its_own_hint_not_compose_advice() -> None:
     ("all.yml", "x: \"{{ lookup('community.general.lastpass', 'web01/root', field='password') }}\"\n",
      "web01/root"),
     ("all.yml", "x: \"{{ lookup('cyberark.conjur.conjur_variable', 'infra/web01/db') }}\"\n", "infra/web01/db"),
+    ("t.yml", "- community.hashi_vault.vault_kv2_get:\n    path: web01/db\n    engine_mount_point: kv\n",
+     "web01/db"),
+    ("t.yml", "- amazon.aws.aws_ssm_parameter_store:\n    name: /web01/db/password\n    value: x\n",
+     "/web01/db/password"),
+    ("t.yml", "- community.hashi_vault.vault_kv2_write: path=web01/db\n", "web01/db"),
 ])
 def test_the_other_secret_clients_items_are_spanned(rel: str, text: str, span: str) -> None:
     assert span in held(rel, text), held(rel, text)
@@ -95,6 +100,8 @@ def test_the_other_secret_clients_items_are_spanned(rel: str, text: str, span: s
     ("all.yml", "key: \"{{ lookup('ansible.builtin.unvault', 'files/web01.key.vault') }}\"\n"),
     ("all.yml", "pub: \"{{ lookup('file', 'keys/web01.pub') }}\"\n"),
     ("t.sh", "# the doppler project lives on web01\nping web01\n"),
+    ("vars.yml", "bitwarden_config:\n  name: web01\n"),  # a variable named like a module, not a task
+    ("t.yml", "- community.hashi_vault.vault_kv2_get:\n    path: app/db\n    url: https://web01:8200\n"),
 ])
 def test_the_other_clients_hosts_and_files_are_not(rel: str, text: str) -> None:
     assert not any("web01" in s for s in held(rel, text)), held(rel, text)

@@ -75,6 +75,8 @@ HELD: dict[str, tuple[str, str]] = {
     "gcloud": ("scripts/gcloud.sh", "#!/bin/sh\ngcloud secrets versions access latest --secret=pug --project infra\n"),
     "keepass-lookup": ("group_vars/all.yml", "root_pw: \"{{ lookup('viczem.keepass.keepass', 'infra/pug', "
                                              "'password') }}\"\n"),
+    "vault-module": ("tasks/db.yml", "- name: read\n  community.hashi_vault.vault_kv2_get:\n    path: pug/db\n"
+                                     "    engine_mount_point: kv\n"),
     "keyring-lookup": ("group_vars/k.yml", "pw: \"{{ query('community.general.keyring', 'pug root') }}\"\n"),
 }
 # the same files' neighbours that are the host's own name: still rewritten

@@ -1,5 +1,5 @@
 """The destination or identity a backup tool keeps its backups under, beyond restic, borg and kopia
-(issue 27, t36-sweep finding 08; asked by state_keys.keyed, as state_nodes.py is).
+(issue 27, t36-sweep finding 08; asked by sweep/own_storage.py beside state_keys.keyed).
 
 Backups are kept under a name the tool was given: a remote's path (rclone `b2:lab-backups/web01/srv`,
 rdiff-backup's destination), a Proxmox Backup Server datastore or namespace (`--repository

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from renamer import backup_ids, lazy_re, state_locations, state_nodes
+from renamer import lazy_re, state_locations, state_nodes
 
 # Words one of which a file holding such a key spells (a cheap gate before any line is read).
 LITERALS = (b"--backup-id", b"override-hostname", b"restic", b"RESTIC_HOST", b"duplicity", b"duply",
@@ -93,8 +93,6 @@ _YAML_NAME = lazy_re.compile(rb"^[ \t]*(?:-[ \t]+)?name[ \t]*:[ \t]*" + _V)
 
 def might_hold(rel: str, data: bytes) -> bool:
     """Cheap: might `data` (of the file `rel`) spell one of the keys this module reads?"""
-    if backup_ids.might_hold(rel, data):  # the other backup tools' names (t36-sweep finding 08)
-        return True
     return (any(word in data for word in LITERALS) or "autorestic" in rel.rsplit("/", 1)[-1].lower()
             or state_nodes.might_hold(data))
 
@@ -128,9 +126,6 @@ def keyed(rel: str, data: bytes, start: int, end: int) -> str | None:
         for member in _MEMBER.finditer(m.group("list")):
             if base + member.start("v") <= start and end <= base + member.end("v"):
                 return "an etcd member's name in the cluster's member list (`INITIAL_CLUSTER`)"
-    backup = backup_ids.keyed(rel, data, start, end)  # the other backup tools' names (t36-sweep finding 08)
-    if backup is not None:
-        return backup
     found = _structured(rel, data, start, end, head, line)
     return found if found is not None else state_nodes.keyed(rel, data, start, end)  # round 25, finding 02
 

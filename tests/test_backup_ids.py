@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from renamer import backup_ids, state_keys
+from renamer import backup_ids
 
 
 def keyed(rel: str, text: str, name: str = "web01", nth: int = 0) -> str | None:
@@ -52,7 +52,7 @@ def keyed(rel: str, text: str, name: str = "web01", nth: int = 0) -> str | None:
 def test_a_backup_tools_name_is_keyed(rel: str, text: str) -> None:
     nth = text.count("web01") - 1  # the last one: the destination, not a source machine
     assert keyed(rel, text, nth=nth) is not None
-    assert state_keys.might_hold(rel, text.encode())
+    assert backup_ids.might_hold(rel, text.encode())
 
 
 @pytest.mark.parametrize(("rel", "text", "nth"), [

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from renamer import lazy_re
+from renamer import instance_names, lazy_re
 
 LITERALS = (b"/dev/", b"crypt", b"luks", b"rd.", b"HOMEHOST", b"vagrant", b"mdadm", b"ARRAY", b"rd.lvm",
             b"vg", b"lv", b"volgroup", b"lvm_",
@@ -36,6 +36,12 @@ LITERALS = (b"/dev/", b"crypt", b"luks", b"rd.", b"HOMEHOST", b"vagrant", b"mdad
             b"secretsmanager", b"--extract", b"onepassword", b"bitwarden", b"key_vault",
             b"job", b"vm.define", b'key "', b'ls "', b'tree "', b'keyOrDefault "', b"<domain", b"stack",
             b"nomad")
+# t36-sweep finding 10: the other secret-store clients and lookups, and the managers' instances (09)
+MORE_LITERALS = (b"lpass", b"keepass", b"chamber", b"doppler", b"infisical", b"secret-tool", b"-password",
+                 b"vault_", b"ssm_parameter", b"secretsmanager", b"keyvaultsecret", b"secret_manager",
+                 b"onepassword_info", b"bitwarden", b"conjur",
+                 b"gcloud", b"keyvault", b"akeyless", b"conjur", b"berglas", b"keyring", b"kwallet",
+                 b"lookup(", b"query(")
 
 DONE = "then edit by hand"
 HINT = "or keep it with a keep rule"
@@ -111,6 +117,59 @@ _STORE_BLOCK = lazy_re.compile(
 _STORE_ARG = lazy_re.compile(rb'(?m)(?:^|(?<=[{;]))[ \t]*(?P<k>path|name|secret_id|title|key|arn)[ \t]*='
                              rb'[ \t]*"(?P<v>[^"\n]*)"')
 
+# t36-sweep finding 10: the family of secret-store clients, by a client's verb that reads or writes
+# an item (every word after it names the item, its folder, project or service: `lpass show
+# --password web01/root`, `keepassxc-cli show -a Password infra.kdbx web01/root`, `chamber read web01
+# db_password`, `doppler secrets get X --project web01`, `infisical secrets get X --path /web01`,
+# `secret-tool lookup service ssh host web01`, `security find-generic-password -s web01`), but for a
+# server's address (`--domain https://...`), a local file (`infra.kdbx`, `./x.env`) and the command
+# after `--` (`chamber exec web01 -- ./run web02`).
+_CLIENTS = lazy_re.compile(
+    rb"""(?<![\w/.-])(?:lpass[ \t]+(?:show|edit|rm|mv|duplicate|add|generate|ls)"""
+    rb"""|keepassxc-cli[ \t]+(?:show|clip|edit|rm|mv|totp|add|ls|search|attachment-[\w-]+)"""
+    rb"""|chamber[ \t]+(?:read|exec|list|ls|write|delete|history|export|import|env|find)"""
+    rb"""|doppler[ \t]+(?:secrets(?:[ \t]+(?:get|set|delete|download|upload|substitute))?|run|setup"""
+    rb"""|configure[ \t]+set|configs[ \t]+\w+|environments[ \t]+\w+|projects[ \t]+\w+)"""
+    rb"""|infisical[ \t]+(?:secrets(?:[ \t]+(?:get|set|delete|folders[ \t]+\w+))?|run|export)"""
+    rb"""|secret-tool[ \t]+(?:lookup|store|clear|search)"""
+    rb"""|security[ \t]+(?:(?:find|add|delete)-(?:generic|internet)-password|find-certificate)"""
+    rb"""|gcloud[ \t]+secrets[ \t]+(?:versions[ \t]+\w+|describe|delete|update|create"""
+    rb"""|add-iam-policy-binding)"""
+    rb"""|az[ \t]+keyvault[ \t]+secret[ \t]+(?:show|set|delete|download|list-versions|recover|purge|backup)"""
+    rb"""|akeyless[ \t]+(?:get-secret-value|get-dynamic-secret-value|describe-item|delete-item"""
+    rb"""|update-secret-val|create-secret)"""
+    rb"""|conjur[ \t]+variable[ \t]+(?:get|set|value|values[ \t]+add)"""
+    rb"""|berglas[ \t]+(?:access|edit|delete|create|update)"""
+    rb"""|keyring[ \t]+(?:get|set|del)|kwallet-query)(?![\w-])(?P<args>[^\r\n|;&)`]*)""")
+_SERVER_FLAGS = frozenset({b"--domain", b"--url", b"--host", b"--server", b"--api-url", b"--api-host",
+                           b"--address", b"--gateway-url", b"--token", b"--api-key", b"--project-id",
+                           b"--command"})  # `doppler run --command "ssh web01"`: a command, not an item
+_CLIENT_LINE = "a secret-store client's command line"
+_QUOTED_VALUE = lazy_re.compile(rb"""[ \t]+(?P<q>["'])[^\n]*?(?P=q)""")
+_END_OF_FLAGS = lazy_re.compile(rb"(?:^|[ \t])--(?=[ \t]|$)|[ \t]#")
+_LOCAL_FILE = lazy_re.compile(rb"""^(?:\.{1,2}/|~/)"""
+                              rb"""|\.(?:kdbx|keyx?|ya?ml|json|env|pem|keychain(?:-db)?|sh)$""")
+# An Ansible lookup by its plugin's name (t36-sweep finding 10): whatever its collection, a plugin
+# named for a secret store reads the item its first term names (`lookup('viczem.keepass.keepass',
+# 'infra/web01', 'password')`, `query('community.general.keyring', 'web01 root')`).
+_PLUGIN_LOOKUP = lazy_re.compile(rb"""\b(?:lookup|query|q)\(\s*(?P<p>['"])(?P<plugin>[\w.]+)(?P=p)\s*,\s*"""
+                                 rb"""(?P<q>['"])(?P<v>[^'"\n]+)(?P=q)""")
+_SECRET_PLUGIN = lazy_re.compile(rb"""(?i)keepass|secret|(?<!un)vault|passwordstore|gopass"""
+                                 rb"""|onepassword|1password"""
+                                 rb"""|bitwarden|lastpass|lpass|keeper|doppler|infisical|conjur|cyberark"""
+                                 rb"""|akeyless|\btss\b|ssm|keyring|credstash|\bdsv\b|keychain|_kv\b|\bkv_|etcd""")
+
+# An Ansible task of a secret store's module (not a lookup): the item its `path:`/`name:`/... names.
+_SECRET_MODULE = lazy_re.compile(
+    rb"(?m)^(?P<ind>[ \t]*)(?:-[ \t]+)?(?P<mod>\w+\.\w+\.(?:vault_(?:kv[12]_(?:get|write|delete)|read"
+    rb"|write|list)|aws_ssm_parameter_store|ssm_parameter|secretsmanager_secret"
+    rb"|azure_rm_keyvaultsecret(?:_info)?|gcp_secret_manager\w*|onepassword_info|keepass\w*|bitwarden\w*"
+    rb"|conjur\w*|infisical\w*|doppler\w*))[ \t]*:[ \t]*(?P<inline>[^\r\n#]*)")  # its FQCN only
+_SECRET_MODULE_KEYS = frozenset({b"path", b"name", b"secret", b"secret_name", b"item", b"entry", b"key",
+                                 b"secret_id", b"variable_id"})
+_MODULE_WORDS = (b"vault_", b"ssm_parameter", b"secretsmanager", b"keyvaultsecret", b"secret_manager",
+                 b"onepassword_info", b"keepass", b"bitwarden", b"conjur", b"infisical", b"doppler")
+
 _NOMAD_JOB = lazy_re.compile(rb'(?m)^[ \t]*job[ \t]+"(?P<v>[^"\n]+)"[ \t]*\{')
 _NOMAD_COMMAND = lazy_re.compile(rb"(?<![\w/-])nomad[ \t]+job[ \t]+(?:stop|status|inspect|history|revert"
                                  rb"|scale|restart|deployments|allocs|dispatch|periodic[ \t]+force)"
@@ -128,7 +187,8 @@ _SWARM = lazy_re.compile(rb"(?<![\w/-])docker[ \t]+stack[ \t]+(?:deploy|up|rm|re
 
 
 def might_hold(data: bytes) -> bool:
-    return any(word in data for word in LITERALS)
+    return (any(word in data for word in LITERALS) or any(word in data for word in MORE_LITERALS)
+            or instance_names.might_hold(data))
 
 
 def spans(rel: str, data: bytes) -> list[tuple[int, int, str]]:
@@ -136,7 +196,8 @@ def spans(rel: str, data: bytes) -> list[tuple[int, int, str]]:
     own object: a disk's, a store item's, a scheduler's."""
     if not might_hold(data) and not rel.rpartition("/")[2].startswith("crypttab"):
         return []
-    return _disks(rel, data) + _stores(data) + _schedulers(rel, data)
+    return (_disks(rel, data) + _stores(data) + _schedulers(rel, data)
+            + _clients(data) + instance_names.spans(data))  # t36-sweep findings 09, 10
 
 
 def _disks(rel: str, data: bytes) -> list[tuple[int, int, str]]:
@@ -227,6 +288,46 @@ def _cli_items(data: bytes, start: int, end: int, add: Callable[[int, int, str],
         if value.startswith((b"$", b"#")):
             continue
         add(word.start("v"), word.end("v"), "a store client's command line")
+
+
+def _clients(data: bytes) -> list[tuple[int, int, str]]:
+    """The items the other secret-store clients and lookups name (t36-sweep finding 10)."""
+    if not any(word in data for word in MORE_LITERALS):
+        return []
+    out: list[tuple[int, int, str]] = []
+
+    def add(start: int, end: int, what: str) -> None:
+        out.append((start, end, STORE.format(what=what)))
+
+    for m in _CLIENTS.finditer(data):
+        start, end = m.start("args"), m.end("args")
+        stop = _END_OF_FLAGS.search(data, start, end)
+        skip, past = False, start
+        for word in _ARG_WORD.finditer(data, start, end if stop is None else stop.start()):
+            value = word.group("v")
+            if skip or word.start() < past:
+                skip = False
+                continue
+            if value.startswith(b"-"):
+                flag, eq, rest = value.partition(b"=")
+                if flag in _SERVER_FLAGS:
+                    quoted = _QUOTED_VALUE.match(data, word.end(), end)  # `--command 'ssh web01'`: all of it
+                    past = quoted.end() if quoted is not None and not eq else past
+                    skip = not eq and quoted is None
+                elif rest and not _LOCAL_FILE.search(rest):
+                    add(word.start("v") + len(flag) + 1, word.end("v"), _CLIENT_LINE)
+                continue
+            if not value.startswith((b"$", b"#")) and not _LOCAL_FILE.search(value):
+                add(word.start("v"), word.end("v"), _CLIENT_LINE)
+    if any(word in data for word in _MODULE_WORDS):  # the same stores' Ansible modules
+        for start, end in instance_names.task_values(data, _SECRET_MODULE, _SECRET_MODULE_KEYS):
+            add(start, end, "an Ansible secret-store module's task")
+    if b"lookup(" in data or b"query(" in data or b"q(" in data:
+        for m in _PLUGIN_LOOKUP.finditer(data):
+            if _SECRET_PLUGIN.search(m.group("plugin")) \
+                    and not _LOOKUP.search(data, m.start("plugin"), m.end()):
+                add(m.start("v"), m.end("v"), f"an Ansible `{m.group('plugin').decode()}` lookup")
+    return out
 
 
 def _schedulers(rel: str, data: bytes) -> list[tuple[int, int, str]]:

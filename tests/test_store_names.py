@@ -56,3 +56,52 @@ def test_a_store_note_takes_its_own_hint_not_compose_advice() -> None:
         assert note.endswith(store_names.DONE)
         assert state_names.hint(note) == store_names.HINT
         assert "compose" not in note
+
+
+@pytest.mark.parametrize(("rel", "text", "span"), [
+    # t36-sweep finding 10: the given clients
+    ("t.sh", "lpass show --password web01/root\n", "web01/root"),
+    ("t.sh", "keepassxc-cli show -a Password infra.kdbx web01/root\n", "web01/root"),
+    ("t.sh", "chamber exec web01 -- ./run\n", "web01"),
+    ("t.sh", "chamber read web01 db_password\n", "web01"),
+    ("t.sh", "doppler secrets get DB_PASSWORD --project web01 --plain\n", "web01"),
+    ("t.sh", "infisical secrets get DB_PASSWORD --path /web01\n", "/web01"),
+    ("t.sh", "secret-tool lookup service ssh host web01\n", "web01"),
+    ("t.sh", "security find-generic-password -s web01 -w\n", "web01"),
+    ("all.yml", "pw: \"{{ lookup('viczem.keepass.keepass', 'infra/web01', 'password') }}\"\n", "infra/web01"),
+    # variants: other clients, `=` flags, other lookups by their plugin's name
+    ("t.sh", "doppler run --project=web01 --config prd -- ./deploy.sh\n", "web01"),
+    ("t.sh", "security find-internet-password -s web01.lab.example -a root -w\n", "web01.lab.example"),
+    ("t.sh", "gcloud secrets versions access latest --secret=web01-db\n", "web01-db"),
+    ("t.sh", "az keyvault secret show --vault-name kv --name web01-db\n", "web01-db"),
+    ("t.sh", "keyring get web01 root\n", "web01"),
+    ("t.sh", "akeyless get-secret-value --name /infra/web01/db\n", "/infra/web01/db"),
+    ("t.sh", "conjur variable get -i infra/web01/db\n", "infra/web01/db"),
+    ("all.yml", "x: \"{{ query('community.general.keyring', 'web01 root') }}\"\n", "web01 root"),
+    ("all.yml", "x: \"{{ lookup('community.general.lastpass', 'web01/root', field='password') }}\"\n",
+     "web01/root"),
+    ("all.yml", "x: \"{{ lookup('cyberark.conjur.conjur_variable', 'infra/web01/db') }}\"\n", "infra/web01/db"),
+    ("t.yml", "- community.hashi_vault.vault_kv2_get:\n    path: web01/db\n    engine_mount_point: kv\n",
+     "web01/db"),
+    ("t.yml", "- amazon.aws.aws_ssm_parameter_store:\n    name: /web01/db/password\n    value: x\n",
+     "/web01/db/password"),
+    ("t.yml", "- community.hashi_vault.vault_kv2_write: path=web01/db\n", "web01/db"),
+])
+def test_the_other_secret_clients_items_are_spanned(rel: str, text: str, span: str) -> None:
+    assert span in held(rel, text), held(rel, text)
+
+
+@pytest.mark.parametrize(("rel", "text"), [
+    ("t.sh", "chamber exec app -- ./run --target web01\n"),  # the command after `--`
+    ("t.sh", "infisical secrets get X --path /app --domain https://web01.lab.example/api\n"),  # its server
+    ("t.sh", "keepassxc-cli show infra/web01.kdbx app/root\n"),  # a file of the repo
+    ("t.sh", "doppler run --project app --command 'ssh web01 uptime'\n"),  # the command it runs
+    ("all.yml", "pw: \"{{ lookup('ansible.builtin.password', 'creds/web01/root length=20') }}\"\n"),
+    ("all.yml", "key: \"{{ lookup('ansible.builtin.unvault', 'files/web01.key.vault') }}\"\n"),
+    ("all.yml", "pub: \"{{ lookup('file', 'keys/web01.pub') }}\"\n"),
+    ("t.sh", "# the doppler project lives on web01\nping web01\n"),
+    ("vars.yml", "bitwarden_config:\n  name: web01\n"),  # a variable named like a module, not a task
+    ("t.yml", "- community.hashi_vault.vault_kv2_get:\n    path: app/db\n    url: https://web01:8200\n"),
+])
+def test_the_other_clients_hosts_and_files_are_not(rel: str, text: str) -> None:
+    assert not any("web01" in s for s in held(rel, text)), held(rel, text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from renamer import own_storage, state_keys, state_locations, state_names
+from renamer import backup_ids, own_storage, state_keys, state_locations, state_names
 from renamer.occurrences import Match
 
 
@@ -46,7 +46,8 @@ def literal_storage_matches(data: bytes, rel: str, matches: list[Match], *,
     if not any(m.kind == "host" and not m.refused and not m.kept for m in matches):
         return matches  # (only a host name open to rewriting is read)
     keys = state_keys.might_hold(rel, data)
-    if not (keys or any(word in data for word in state_locations.LITERALS)
+    backup = backup_ids.might_hold(rel, data)  # the other backup tools' names (t36-sweep finding 08)
+    if not (keys or backup or any(word in data for word in state_locations.LITERALS)
             or (backups and any(word in data for word in own_storage.LITERALS))):
         return matches
     out = []
@@ -55,6 +56,8 @@ def literal_storage_matches(data: bytes, rel: str, matches: list[Match], *,
                 if m.kind == "host" and not m.refused and not m.kept else None)
         key = (state_keys.keyed(rel, data, m.start, m.end)
                if keys and what is None and m.kind == "host" and not m.refused and not m.kept else None)
+        if key is None and backup and what is None and m.kind == "host" and not m.refused and not m.kept:
+            key = backup_ids.keyed(rel, data, m.start, m.end)
         if key is not None:  # a backup group, a lineage, a node certificate, a member identity (round 24)
             m = replace(m, refused=state_names.HELD, note=(
                 f"{key} names {m.old}: the tool keeps that state under the name, and renaming it in the "

@@ -176,6 +176,12 @@ class LoosePass:
                 like = self._network_like(text)
                 if like is None:
                     continue  # an octet over 255, or outside a network not octet-aligned
+                if hit.start() >= 2 and data[hit.start() - 1:hit.start()] in b"._-" \
+                        and data[hit.start() - 2:hit.start() - 1].isdigit():
+                    # the tail of a longer dotted number (an OID's `...2021.10.1.3.1`, a build's
+                    # `2024.10.1.3.7`): four of its numbers in the moved network spell no address
+                    # (t38-break finding 14); an address glued to a port stands first (`10.1.3.7.443`)
+                    continue
             end = hit.end()
             like = like or ""
             out.append((hit.start(), hit.end(), text.decode("ascii", "replace"), like))

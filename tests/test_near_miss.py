@@ -328,3 +328,12 @@ def test_a_moved_networks_addresses_are_read_loosely() -> None:
     # a grow in place maps every old address to itself: nothing of it is a near-miss
     grown = LoosePass([], [], networks=[(ipaddress.ip_network("10.1.0.0/22"), ipaddress.ip_network("10.1.0.0/21"))])
     assert grown.find(data) == []
+
+
+def test_the_tail_of_a_longer_dotted_number_is_no_moved_address() -> None:
+    """t38-break finding 14: an OID (`1.3.6.1.4.1.2021.10.1.3.1`, APC's `...318.1.1.10.2.3.2`) or a
+    build label (`2024.10.1.3.7`) whose last four numbers lie in a moved network spells no address;
+    an address glued to a port stands first and is still read."""
+    loose = LoosePass([], [], networks=[(ipaddress.ip_network("10.1.3.0/24"), ipaddress.ip_network("10.1.9.0/24"))])
+    data = b"walk: 1.3.6.1.4.1.2021.10.1.3.1\nLABEL build=2024.10.1.3.7\nv1_10_1_3_9\nIP 10.1.3.7.443 >\n"
+    assert [text for _, _, text, _ in loose.find(data)] == ["10.1.3.7"]

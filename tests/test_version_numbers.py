@@ -19,14 +19,22 @@ VERSIONS = [b'"version": "10.0.0.12"', b'[assembly: AssemblyVersion("10.0.0.1")]
             b"_pkgver=10.0.0.12", b"gem 'contoso-agent', '10.0.0.12'", b'gem "a", ">= 1.0", "10.0.0.12"',
             b'spec.add_dependency "contoso-agent", "10.0.0.12"',
             b"s.add_runtime_dependency('agent', '10.0.0.12')", b"  tag: 10.0.0.12", b'imageTag: "10.0.0.12"',
-            b"image_tag = 10.0.0.12", b'"tag": "10.0.0.12"']
+            b"image_tag = 10.0.0.12", b'"tag": "10.0.0.12"',
+            # t38-break finding 08: a package manager's pin, Chef's cookbook requirements, Puppet's ensure
+            b"cookbook 'agent', '= 10.0.0.12'", b"depends 'agent', '= 10.0.0.12'",
+            b"apt-get install -y agent=10.0.0.12", b"    name: agent=10.0.0.12", b"dnf install -y agent-10.0.0.12",
+            b"npm install agent@10.0.0.12", b"yarn add @acme/agent@10.0.0.12", b"gem install agent -v 10.0.0.12",
+            b"  ensure => '10.0.0.12',"]
 
 ADDRESSES = [b"server: 10.0.0.5", b"version_server:\n  ip: 10.0.0.6", b'if ip == "10.0.0.7":',
              b"curl --verbose http://10.0.0.8/", b"server 10.0.0.1", b"dhcp_release eth0 10.0.0.5",
              b"versions: [a, b]\nhost: 10.0.0.1", b"verify 10.0.0.1",
              b'$HTTP["remoteip"]=="10.0.0.5"', b'if ip=="10.0.0.5":', b'ip==="10.0.0.5"', b"x == 10.0.0.5",
              b"stage 10.0.0.5", b"vlan_tag_gateway 10.0.0.5", b'gem_server = "10.0.0.5"', b"gems, 10.0.0.5",
-             b"hashtag 10.0.0.5", b"<a href='x'>10.0.0.5</a>", b"driver: 10.0.0.5"]
+             b"hashtag 10.0.0.5", b"<a href='x'>10.0.0.5</a>", b"driver: 10.0.0.5",
+             b"npm install --registry http://user@10.0.0.5/ agent", b"ssh deploy@10.0.0.5",
+             b"apt-get install -o Acquire::http::Proxy=http://10.0.0.5:3142 agent", b"name: 10.0.0.5",
+             b"dnf --setopt=proxy=http://10.0.0.5:3128 install agent", b"depends_on: 10.0.0.5"]
 
 
 
@@ -67,3 +75,23 @@ def test_an_image_tag_is_a_version_and_nothing_else_is(line: bytes, expected: li
     matches = [Match(m.start(), m.end(), m.group().decode(), "10.9" + m.group().decode()[4:], "network")
                for m in re.finditer(rb"10\.0\.0\.[0-9]+", line)]
     assert [m.refused for m in refused(line, matches)] == expected
+
+
+@pytest.mark.parametrize(("data", "said"), [
+    (b"GEM\n  specs:\n    agent (10.0.0.12)\n\nDEPENDENCIES\n  agent (= 10.0.0.12)\n", True),
+    (b'[dependencies]\nagent = "10.0.0.12"\n', True),
+    (b'[target.x86_64-unknown-linux-gnu.dependencies]\nagent = "=10.0.0.12"\n', True),
+    (b"[requires]\nagent/10.0.0.12\n", True),
+    (b'variable "agent_version" {\n  type    = string\n  default = "10.0.0.12"\n}\n', True),
+    # the same shapes where the file says no such thing: addresses
+    (b"notes:\n    gateway (10.0.0.12)\n", False),
+    (b'[servers]\nagent = "10.0.0.12"\n', False),
+    (b"see http://wiki/10.0.0.12\n", False),
+    (b'variable "agent_address" {\n  default = "10.0.0.12"\n}\n', False),
+])
+def test_a_file_that_says_what_it_is_dresses_a_version(data: bytes, said: bool) -> None:
+    """t38-break finding 08: a Gemfile.lock's spec, a Cargo dependency, a conan requirement, a
+    Terraform variable named for a version: the file, not the line, says it is a version."""
+    start = data.index(b"10.0.0.12")
+    match = Match(start, start + 9, "10.0.0.12", "10.0.9.12", "network")
+    assert [m.refused for m in refused(data, [match])] == (["version"] if said else [None])

@@ -101,3 +101,32 @@ def test_a_glued_address_outside_the_moved_network_is_not_said(repo: Repo, run: 
              "only.ini": "[nfs]\nnfs_10_1_2_7\n"}
     root = repo(files, config=_config("10.1.0.0/22: 10.1.8.0/22"), allowlist=ALLOW)
     assert _near(run, root) == {("notes.md", "10.1.2.7", "part-of-name"), ("only.ini", "10_1_2_7", "separator")}
+
+
+# --- t38-break finding 08: the family's next members ---------------------------------------------
+
+PINS = {
+    "Gemfile.lock": "GEM\n  specs:\n    agent (10.0.0.12)\n\nDEPENDENCIES\n  agent (= 10.0.0.12)\n",
+    "Berksfile": "source 'https://supermarket.chef.io'\ncookbook 'agent', '= 10.0.0.12'\n",
+    "metadata.rb": "name 'site'\ndepends 'agent', '= 10.0.0.12'\n",
+    "Cargo.toml": '[package]\nname = "site"\n\n[dependencies]\nagent = "10.0.0.12"\n',
+    "conanfile.txt": "[requires]\nagent/10.0.0.12\n",
+    "setup.sh": "apt-get install -y agent=10.0.0.12\ndnf install -y agent-10.0.0.12-1.el9\n"
+                "npm install agent@10.0.0.12\ngem install agent -v 10.0.0.12\n",
+    "tasks.yml": "- name: agent\n  apt:\n    name: agent=10.0.0.12\n",
+    "init.pp": "package { 'agent':\n  ensure => '10.0.0.12',\n}\n",
+    "vars.tf": 'variable "agent_version" {\n  default = "10.0.0.12"\n}\n',
+}
+
+
+def test_package_pins_and_locks_are_versions_never_renumbered(repo: Repo, run: Run) -> None:
+    files = {**PINS, "ntp.conf": "server 10.0.0.7\n", "proxy.sh": "npm install --registry http://ops@10.0.0.8/ x\n"}
+    root = repo(files, config=_config("10.0.0.0/24: 10.0.9.0/24"), allowlist=ALLOW)
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert {f["path"] for f in found if f["reason"] == "version"} == set(PINS), found
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout
+    for path, text in PINS.items():
+        assert (root / path).read_text() == text, path
+    assert (root / "ntp.conf").read_text() == "server 10.0.9.7\n"
+    assert (root / "proxy.sh").read_text() == "npm install --registry http://ops@10.0.9.8/ x\n"

@@ -92,7 +92,7 @@ _CHEF_WORDS = (b"chef", b"knife", b"client.rb", b"solo.rb", b"validation_client_
 # True) the file must hold, or None): the `v` group is the name.
 _RULES: tuple[_Rule, ...] = (
     # database objects (finding 06)
-    _rule(rb"\bprimary_slot_name[\"']?[ \t]*[=:][ \t]*" + _V, _SLOT),
+    _rule(rb"\bprimary_slot_name[\"'\]]*[ \t]*[=:][ \t]*" + _V, _SLOT),
     _rule(rb"(?:^|[\s\"'\[,])(?:-S|--slot)(?:[= ]+|(?=[A-Za-z0-9\"']))" + _V, _SLOT, _PG_TOOLS),
     _rule(_SLOT_FN + rb"[ \t]*\([ \t]*'" + _NAME, _SLOT),
     _rule(rb"\bpg_replication_slot_advance[ \t]*\([ \t]*'" + _NAME, _SLOT),
@@ -123,7 +123,7 @@ _RULES: tuple[_Rule, ...] = (
     _rule(rb"(?i:^[ \t]*netbios[ \t]+name[ \t]*=[ \t]*)" + _V, _AD, (b"realm",), True),
     _rule(rb"^[ \t]*Hostname[ \t]*=[ \t]*" + _V, _ZABBIX, (b"zabbix", b"serveractive"), True),
     _rule(rb"\bZBX_HOSTNAME[\"']?[ \t]*[=:][ \t]*" + _V, _ZABBIX),
-    _rule(rb"\bzabbix_agent2?_hostname[\"']?[ \t]*[=:][ \t]*" + _V, _ZABBIX),
+    _rule(rb"(?i:\bzabbix_agent2?_hostname)[\"']?[ \t]*[=:][ \t]*" + _V, _ZABBIX),
     _rule(rb"(?:^|\s)(?:-s|--host)[= ]+" + _V, _ZABBIX, (b"zabbix_sender",)),
     _rule(rb"(?:^|\s)-A[= ]+" + _V, _WAZUH, (b"agent-auth",)),
     _rule(rb"\b(?:WAZUH|wazuh)_(?:AGENT|agent)_(?:NAME|name)[\"']?[ \t]*[=:][ \t]*" + _V, _WAZUH),

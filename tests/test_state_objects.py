@@ -19,7 +19,9 @@ def _at(data: bytes, word: bytes, nth: int = 0) -> tuple[int, int]:
 @pytest.mark.parametrize(("rel", "data", "word", "nth", "what"), [
     # finding 06: database objects
     ("pg.conf", b"primary_slot_name = 'pug'\n", b"pug", 0, "replication slot"),
-    ("pg.conf", b"primary_conninfo = 'host=pug user=r'\n", b"pug", 0, None),  # the primary: a machine
+    ("pg.conf", b"primary_conninfo = 'host=pug user=r'\n", b"pug", 0, None),
+    ("attributes/default.rb", b"default['patroni']['standby_cluster']['primary_slot_name'] = 'pug'\n", b"pug", 0,
+     "replication slot"),  # the primary: a machine
     ("w.sh", b"pg_receivewal -h pug -S pug -D /srv\n", b"pug", 1, "replication slot"),
     ("w.sh", b"pg_receivewal -h pug -S pug -D /srv\n", b"pug", 0, None),
     ("w.sh", b"pg_recvlogical --slot=pug --start -f -\n", b"pug", 0, "replication slot"),
@@ -90,6 +92,7 @@ def _at(data: bytes, word: bytes, nth: int = 0) -> tuple[int, int]:
     ("a.conf", b"ServerActive=nas\nHostname=pug\n", b"pug", 0, "Zabbix"),
     ("lan.network", b"[DHCP]\nHostname=pug\n", b"pug", 0, None),
     ("s.sh", b"zabbix_sender -z nas --host pug -k k -o 1\n", b"pug", 0, "Zabbix"),
+    ("defaults/main.yml", b"zabbix_agent_Hostname: \"pug\"\nZABBIX_AGENT_HOSTNAME=pug\n", b"pug", 1, "Zabbix"),
     ("s.sh", b"zabbix_get -s pug -k agent.ping\n", b"pug", 0, None),
     ("ossec.conf", b"<agent_name>pug</agent_name>\n", b"pug", 0, "Wazuh"),
     ("c.sh", b"cmk-agent-ctl register -H pug -s nas -i lab\n", b"pug", 0, "Checkmk"),

@@ -39,7 +39,8 @@ LITERALS = (b"slot", b"SLOT", b"SUBSCRIPTION", b"subscription", b"PUBLICATION", 
             b"://", b"minion", b"salt", b"node_name", b"knife", b"--cn", b"NodeName", b"Endpoint",
             b"keytab", b"ktadd", b"computer-name", b"netbios", b"Hostname", b"ZBX_", b"zabbix",
             b"agent-auth", b"AGENT_NAME", b"agent_name", b"cmk-agent-ctl", b"pg_", b"psql", b"mysql",
-            b"mariadb", b"mongo", b"vacuumdb", b"reindexdb", b"clusterdb", b"mydumper", b"myloader")
+            b"mariadb", b"mongo", b"vacuumdb", b"reindexdb", b"clusterdb", b"mydumper", b"myloader",
+            b"sentinel", b"SENTINEL", b"repmgr", b"endpoint", b"Zone")
 
 _V = rb"[\"'`]?(?P<v>[A-Za-z0-9][A-Za-z0-9._-]*)"  # a flag's or key's value, quoted or not
 _SLOT = ("a PostgreSQL replication slot (the primary keeps it, and the WAL it holds back, under the name: "
@@ -49,13 +50,18 @@ _CHANNEL = "a MySQL replication channel (its relay log and applied position are 
 _DB = "a database named after the host (the server keeps the data under the name; no client creates it anew)"
 _SALT = "a Salt minion id (the master has accepted the minion's key as `minions/NAME`)"
 _CHEF = "a Chef node and client name (the node object, the client and its key stay under the name)"
-_ICINGA = "an Icinga 2 agent's certificate name (its CN, and the endpoint the parent knows it by)"
+_ICINGA = ("an Icinga 2 agent's endpoint or zone name (its certificate's CN: the parent knows the agent, and "
+           "syncs its config, by the name)")
 _KRB = "a Kerberos principal (the KDC and the host's keytab hold its key under the name)"
 _AD = "an Active Directory computer account (the domain keeps the machine's trust under the name)"
 _ZABBIX = ("a Zabbix agent's host name (the server's host object and its history are under the name: "
            "\"host [NEW] not found\" and monitoring stops)")
 _WAZUH = "a Wazuh or OSSEC agent's name (the manager's `client.keys` registers the agent under it)"
 _CMK = "a Checkmk agent's registration (the site knows the host by the name)"
+_REPMGR = "a repmgr node name (the cluster's `repmgr.nodes` metadata knows the node by it)"
+_SENTINEL = ("a Redis Sentinel master name (the sentinels keep the master's state under it, and clients ask "
+             "for the master by it)")
+_ICINGA_WORDS = (b"icinga", b"object endpoint", b"object zone", b"command_endpoint")
 
 _PG_TOOLS = (b"pg_receivewal", b"pg_recvlogical", b"pg_basebackup", b"pg_receivexlog")
 _DB_TOOLS = (b"psql", b"pg_dump", b"pg_restore", b"pgbench", b"vacuumdb", b"reindexdb", b"clusterdb",
@@ -117,7 +123,15 @@ _RULES: tuple[_Rule, ...] = (
     _rule(rb"(?:^|\s)(?:-N|--node-name)[= ]+" + _V, _CHEF, (b"knife", b"chef-client", b"chef-solo")),
     _rule(rb"(?:^|\s)--(?:cn|zone)[= ]+" + _V, _ICINGA, (b"icinga",), True),
     _rule(rb"\bNodeName[ \t]*=[ \t]*" + _V, _ICINGA, (b"icinga", b"zonename", b"constants.conf"), True),
-    _rule(rb"\bobject[ \t]+Endpoint[ \t]+\"" + _NAME, _ICINGA),
+    _rule(rb"\bobject[ \t]+(?:Endpoint|Zone)[ \t]+\"" + _NAME, _ICINGA),
+    _rule(rb"^[ \t]*(?:command_endpoint|zone)[ \t]*=[ \t]*\"" + _NAME, _ICINGA, _ICINGA_WORDS, True),
+    _rule(rb"\bnode_name[ \t]*=[ \t]*" + _V, _REPMGR, (b"repmgr",), True),
+    _rule(rb"(?i:^[ \t]*sentinel[ \t]+(?:monitor|down-after-milliseconds|failover-timeout|parallel-syncs"
+          rb"|auth-pass|auth-user|config-epoch|leader-epoch|known-replica|known-slave|known-sentinel|notification-script"
+          rb"|client-reconfig-script|master-reboot-down-after-period)[ \t]+)" + _V, _SENTINEL),
+    _rule(rb"(?i:\bsentinel[ \t]+(?:get-master-addr-by-name|get-primary-addr-by-name|failover|reset|master"
+          rb"|primary|replicas|slaves|sentinels|remove|ckquorum|flushconfig)[ \t]+)" + _V, _SENTINEL,
+          (b"redis-cli", b"sentinel")),
     _rule(_PRINCIPAL, _KRB, _KRB_WORDS),
     _rule(rb"--computer-name[= ]+" + _V, _AD),
     _rule(rb"(?i:^[ \t]*netbios[ \t]+name[ \t]*=[ \t]*)" + _V, _AD, (b"realm",), True),
@@ -137,6 +151,7 @@ _URL = lazy_re.compile(
     rb"(?<![A-Za-z0-9])(?i:(?:jdbc:)?(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|sqlserver|cockroachdb|clickhouse|"
     rb"timescaledb|redshift|oracle:thin:@|mysqlx|(?:postgres(?:ql)?|mysql|mariadb|mssql|oracle)\+[a-z0-9]+)"
     rb"(?::[a-z]+)*:?//)[^/\s\"'<>]*/(?P<v>[A-Za-z0-9][A-Za-z0-9_.-]*)")
+_ENDPOINTS = lazy_re.compile(rb"\bendpoints[ \t]*=[ \t]*\[(?P<list>[^\]]*)")
 # A YAML key under an Ansible module that names a database object, by the module.
 _MODULE_KEY = lazy_re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*(?:-[ \t]+)?(?P<key>name|db|login_db|channel"
                               rb"|host_name|id)[ \t]*:[ \t]*" + _V)
@@ -180,6 +195,10 @@ def keyed(rel: str, data: bytes, start: int, end: int) -> str | None:
                 return what
     if any(hit.start("v") <= at and to <= hit.end("v") for hit in _URL.finditer(line)):
         return _DB
+    for hit in _ENDPOINTS.finditer(line):  # an Icinga 2 zone's members: `endpoints = [ "NAME" ]`
+        if (hit.start("list") <= at and to <= hit.end("list") and line.count(b'"', hit.start("list"), at) % 2
+                and any(w in (data.lower() if low is None else low) for w in _ICINGA_WORDS)):
+            return _ICINGA
     return _structured(rel, data, start, end, head, line)
 
 

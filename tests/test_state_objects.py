@@ -83,6 +83,16 @@ def _at(data: bytes, word: bytes, nth: int = 0) -> tuple[int, int]:
     ("slurm.conf", b"NodeName=pug CPUs=4\n", b"pug", 0, None),
     ("zones.conf", b"object Endpoint \"pug\" {\n  host = \"pug\"\n}\n", b"pug", 0, "Icinga 2"),
     ("zones.conf", b"object Endpoint \"pug\" {\n  host = \"pug\"\n}\n", b"pug", 1, None),
+    ("zones.conf", b"object Zone \"pug\" {\n  endpoints = [ \"nas\", \"pug\" ]\n}\n", b"pug", 0, "Icinga 2"),
+    ("zones.conf", b"object Zone \"pug\" {\n  endpoints = [ \"nas\", \"pug\" ]\n}\n", b"pug", 1, "Icinga 2"),
+    ("hosts.conf", b"object Host \"pug\" {\n  command_endpoint = \"pug\"\n}\n", b"pug", 1, "Icinga 2"),
+    ("backend.tf", b"endpoints = [\"pug:2379\"]\n", b"pug", 0, None),  # etcd's endpoints: machines
+    ("repmgr.conf", b"node_id=2\nnode_name='pug'\nconninfo='host=pug user=repmgr'\n", b"pug", 0, "repmgr"),
+    ("repmgr.conf", b"node_id=2\nnode_name='pug'\nconninfo='host=pug user=repmgr'\n", b"pug", 1, None),
+    ("sentinel.conf", b"sentinel monitor pug 10.0.0.5 6379 2\nsentinel down-after-milliseconds pug 5000\n", b"pug",
+     1, "Sentinel"),
+    ("sentinel.conf", b"sentinel monitor mymaster pug 6379 2\n", b"pug", 0, None),  # the master's host
+    ("s.sh", b"redis-cli -h nas -p 26379 SENTINEL get-master-addr-by-name pug\n", b"pug", 0, "Sentinel"),
     ("k.sh", b"ktutil -k /etc/krb5.keytab add -p HTTP/pug.lan -e aes256\n", b"pug.lan", 0, "Kerberos"),
     ("k.sh", b"cp -r host/pug /srv\n", b"pug", 0, None),
     ("j.sh", b"realm join --computer-name=pug ad.lan\n", b"pug", 0, "Active Directory"),

@@ -92,6 +92,20 @@ CASES: dict[str, tuple[str, str | bytes, set[int], str | None]] = {
                                {1}, None),
     "icinga-endpoint": ("icinga2/zones.conf", "object Endpoint \"pug.ana.lan\" {\n  host = \"pug.ana.lan\"\n}\n",
                         {1}, "object Endpoint \"pug.ana.lan\" {\n  host = \"wolf.fv.lan\"\n}\n"),
+    "icinga-zone-members": ("icinga2/zones.d/master/agents.conf",
+                            "object Endpoint \"pug.ana.lan\" {\n  host = \"pug.ana.lan\"\n}\n"
+                            "object Zone \"pug.ana.lan\" {\n  endpoints = [ \"pug.ana.lan\" ]\n  parent = \"master\"\n}\n"
+                            "object Host \"pug\" {\n  address = \"pug.ana.lan\"\n  vars.agent_endpoint = name\n}\n"
+                            "object Service \"disk\" {\n  host_name = \"pug\"\n  command_endpoint = \"pug.ana.lan\"\n}\n",
+                            {1, 4, 5, 14},
+                            "object Endpoint \"pug.ana.lan\" {\n  host = \"wolf.fv.lan\"\n}\n"
+                            "object Zone \"pug.ana.lan\" {\n  endpoints = [ \"pug.ana.lan\" ]\n  parent = \"master\"\n}\n"
+                            "object Host \"wolf\" {\n  address = \"wolf.fv.lan\"\n  vars.agent_endpoint = name\n}\n"
+                            "object Service \"disk\" {\n  host_name = \"wolf\"\n  command_endpoint = \"pug.ana.lan\"\n}\n"),
+    "repmgr": ("repmgr.conf", "node_id=2\nnode_name='pug'\nconninfo='host=pug user=repmgr dbname=repmgr'\n", {2},
+               "node_id=2\nnode_name='pug'\nconninfo='host=wolf user=repmgr dbname=repmgr'\n"),
+    "redis-sentinel": ("sentinel.conf", "sentinel monitor pug pug.ana.lan 6379 2\nsentinel failover-timeout pug 6000\n",
+                       {1, 2}, "sentinel monitor pug wolf.fv.lan 6379 2\nsentinel failover-timeout pug 6000\n"),
     "ipa-getkeytab": ("krb/keytab.sh", "#!/bin/sh\nipa-getkeytab -s ipa.lan -p host/pug.ana.lan -k /etc/krb5.keytab\n"
                       "kadmin -q 'ktadd -k /etc/krb5.keytab nfs/pug.ana.lan'\n", {2, 3}, None),
     "ad-computer": ("join.sh", "#!/bin/sh\nadcli join --domain=ad.lan --computer-name=pug\n", {2}, None),

@@ -64,11 +64,15 @@ _SENTINEL = ("a Redis Sentinel master name (the sentinels keep the master's stat
 _ICINGA_WORDS = (b"icinga", b"object endpoint", b"object zone", b"command_endpoint")
 
 _PG_TOOLS = (b"pg_receivewal", b"pg_recvlogical", b"pg_basebackup", b"pg_receivexlog")
-_DB_TOOLS = (b"psql", b"pg_dump", b"pg_restore", b"pgbench", b"vacuumdb", b"reindexdb", b"clusterdb",
-             b"mysql", b"mariadb", b"mongosh", b"mongodump", b"mongorestore", b"mongo ", b"pg_isready",
-             b"mysqlcheck", b"mysqlpump", b"mydumper", b"myloader")
+# A database client run on the line (a command word, not an image's or a path's part), and its flag
+# naming the database.
+_DB_CLIENT = lazy_re.compile(rb"(?:^|[\s;|&(`'\"/])(?:psql|pg_dump|pg_restore|pgbench|vacuumdb|reindexdb"
+                             rb"|clusterdb|pg_isready|mysql|mariadb|mysqldump|mariadb-dump|mysqlcheck|mysqlpump"
+                             rb"|mongosh|mongo|mongodump|mongorestore|mydumper|myloader)(?=[ \t])")
+_DB_FLAG = lazy_re.compile(rb"(?:^|[\s\"'\[,])(?:-d|-D|--dbname|--database|--db)(?:[= ]+|(?=[\"']))" + _V)
 _KRB_WORDS = (b"kinit", b"ktutil", b"kadmin", b"ipa-getkeytab", b"ipa ", b"k5start", b"keytab", b"principal",
               b"krb5", b"kerberos", b"sasl", b"gssapi", b"kvno", b"msktutil", b"addprinc", b"ktadd")
+_USED = rb"[`\"]?(?P<v>[A-Za-z0-9][A-Za-z0-9_-]*)[`\"]?[ \t]*;"  # SQL's `USE NAME;`
 _SQL_NAME = rb"(?i:IF\s+(?:NOT\s+)?EXISTS\s+)?[\"'`]?(?P<v>[A-Za-z0-9][A-Za-z0-9_.-]*)"
 
 _Rule = tuple[re.Pattern[bytes], str, tuple[bytes, ...] | None, bool]
@@ -109,11 +113,11 @@ _RULES: tuple[_Rule, ...] = (
     _rule(rb"(?i:\b(?:CREATE|DROP|ALTER)\s+(?:DATABASE|SCHEMA)\s+)" + _SQL_NAME, _DB),
     _rule(rb"(?i:\bON\s+DATABASE\s+)" + _SQL_NAME, _DB),
     _rule(rb"(?i:\bON\s+)[`'\"]?(?P<v>[A-Za-z0-9][A-Za-z0-9_-]*)[`'\"]?\.\*", _DB, (b"grant", b"revoke")),
-    _rule(rb"(?i:^[ \t]*USE\s+)[`\"]?(?P<v>[A-Za-z0-9][A-Za-z0-9_-]*)[`\"]?[ \t]*;", _DB),
+    _rule(rb"^[ \t]*USE\s+" + _USED, _DB),
+    _rule(rb"(?i:^[ \t]*use\s+)" + _USED, _DB, (b".sql", b"mysql", b"mariadb")),
     _rule(rb"^[ \t]*\\c(?:onnect)?[ \t]+" + _V, _DB),
     _rule(_UPPER_DB + _V, _DB),
     _rule(_LOWER_DB + _V, _DB),
-    _rule(rb"(?:^|[\s\"'\[,])(?:-d|-D|--dbname|--database|--db)(?:[= ]+|(?=[\"']))" + _V, _DB, _DB_TOOLS),
     # agent identities (finding 07)
     _rule(rb"(?:^|\s)--id[= ]+" + _V, _SALT, (b"salt-call", b"salt-minion", b"salt-proxy")),
     _rule(_SALT_KEY + _NAME, _SALT, (b"salt-key",)),
@@ -194,6 +198,10 @@ def keyed(rel: str, data: bytes, start: int, end: int) -> str | None:
             if any(w in low for w in words):
                 return what
     if any(hit.start("v") <= at and to <= hit.end("v") for hit in _URL.finditer(line)):
+        return _DB
+    client = _DB_CLIENT.search(line) if b"-d" in line or b"-D" in line else None
+    if client is not None and any(hit.start("v") <= at and to <= hit.end("v")
+                                  for hit in _DB_FLAG.finditer(line, client.end())):
         return _DB
     for hit in _ENDPOINTS.finditer(line):  # an Icinga 2 zone's members: `endpoints = [ "NAME" ]`
         if (hit.start("list") <= at and to <= hit.end("list") and line.count(b'"', hit.start("list"), at) % 2

@@ -57,6 +57,10 @@ def _at(data: bytes, word: bytes, nth: int = 0) -> tuple[int, int]:
     ("q.sh", b"psql -h nas --dbname=pug -c 'select 1'\n", b"pug", 0, "database"),
     ("q.sh", b"mongosh --host nas --db pug\n", b"pug", 0, "database"),
     ("q.sh", b"ls -d pug\n", b"pug", 0, None),  # -d of another tool
+    ("q.sh", b"docker run -d pug/mysql:8\n", b"pug", 0, None),  # mysql is an image's part, -d docker's
+    ("q.sh", b"ssh nas mysql -D pug -e 'select 1'\n", b"pug", 0, "database"),
+    ("lib.rs", b"use pug;\n", b"pug", 0, None),  # Rust's use
+    ("init.sql", b"use pug;\n", b"pug", 0, "database"),
     ("i.sql", b"DROP SCHEMA pug CASCADE;\n", b"pug", 0, "database"),
     ("i.sql", b"  use `pug`;\n", b"pug", 0, "database"),
     ("d.yml", b"- postgresql_db:\n    name: pug\n", b"pug", 0, "database"),

@@ -50,8 +50,8 @@ _CHANNEL = "a MySQL replication channel (its relay log and applied position are 
 _DB = "a database named after the host (the server keeps the data under the name; no client creates it anew)"
 _SALT = "a Salt minion id (the master has accepted the minion's key as `minions/NAME`)"
 _CHEF = "a Chef node and client name (the node object, the client and its key stay under the name)"
-_ICINGA = ("an Icinga 2 agent's endpoint or zone name (its certificate's CN: the parent knows the agent, and "
-           "syncs its config, by the name)")
+_ICINGA = ("an Icinga 2 endpoint or zone name (the node's certificate CN: its parent and peers know it, and "
+           "sync its config, by the name)")
 _KRB = "a Kerberos principal (the KDC and the host's keytab hold its key under the name)"
 _AD = "an Active Directory computer account (the domain keeps the machine's trust under the name)"
 _ZABBIX = ("a Zabbix agent's host name (the server's host object and its history are under the name: "
@@ -158,12 +158,16 @@ _URL = lazy_re.compile(
 _ENDPOINTS = lazy_re.compile(rb"\bendpoints[ \t]*=[ \t]*\[(?P<list>[^\]]*)")
 # A YAML key under an Ansible module that names a database object, by the module.
 _MODULE_KEY = lazy_re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*(?:-[ \t]+)?(?P<key>name|db|login_db|channel"
-                              rb"|host_name|id)[ \t]*:[ \t]*" + _V)
+                              rb"|host_name|id|object_name)[ \t]*:[ \t]*" + _V)
 _YAML_KEY = lazy_re.compile(rb"^(?P<ind>[ \t]*)(?:-[ \t]+)?(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)[ \t]*:")
 _DB_MODULES = {b"postgresql_db": _DB, b"mysql_db": _DB, b"postgresql_slot": _SLOT,
                b"postgresql_subscription": _SUB, b"postgresql_publication": _SUB,
-               b"mysql_replication": _CHANNEL, b"zabbix_host": _ZABBIX}
+               b"mysql_replication": _CHANNEL, b"zabbix_host": _ZABBIX, b"icinga_endpoint": _ICINGA,
+               b"icinga_zone": _ICINGA}
 _BARE_KEY = lazy_re.compile(rb"^[ \t]*[\"']?(?P<v>[A-Za-z0-9][A-Za-z0-9_.-]*)[\"']?[ \t]*:[ \t]*(?:#.*)?$")
+_LIST_ITEM = lazy_re.compile(rb"^[ \t]*-[ \t]+[\"']?(?P<v>[A-Za-z0-9][A-Za-z0-9_.-]*)[\"']?[ \t]*(?:#.*)?$")
+_ICINGA_TYPE = lazy_re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?type[ \t]*:[ \t]*[\"']?(?:Endpoint|Zone)[\"']?"
+                               rb"[ \t]*$")
 _TOP_ID = lazy_re.compile(rb"^(?:\xef\xbb\xbf)?id[ \t]*:[ \t]*" + _V)
 _MASTER = lazy_re.compile(rb"(?m)^(?:master|master_port|file_client|pki_dir|minion_id_caching)[ \t]*:")
 
@@ -221,10 +225,19 @@ def _structured(rel: str, data: bytes, start: int, end: int, head: int, line: by
     if (m is not None and m.start("v") + head <= start and end <= m.end("v") + head
             and _parent(data, head) == b"slots"):
         return _SLOT  # Patroni's permanent slots: `slots: {NAME: {type: physical}}`
+    m = _LIST_ITEM.match(line)
+    if (m is not None and m.start("v") + head <= start and end <= m.end("v") + head
+            and _parent(data, head) == b"endpoints" and any(w in data.lower() for w in _ICINGA_WORDS)):
+        return _ICINGA  # an Icinga 2 zone's `endpoints:` in YAML (the Ansible collections)
     m = _MODULE_KEY.match(line)
     if m is None or not (m.start("v") + head <= start and end <= m.end("v") + head):
         return None
     parent = _parent(data, head)
+    typed = b"Endpoint" in data or b"Zone" in data
+    if m.group("key") == b"name" and (
+            (parent in (b"endpoint", b"zone") and b"icinga" in data.lower())
+            or (typed and _ICINGA_TYPE.search(_mapping(data, head)) is not None)):
+        return _ICINGA  # `- name: NAME` beside `type: Endpoint`, `endpoint: {name: NAME}`
     if parent is None:
         return None
     if m.group("key") == b"id":
@@ -238,7 +251,35 @@ def _structured(rel: str, data: bytes, start: int, end: int, head: int, line: by
         return what if key == b"channel" else None
     if module == b"zabbix_host":
         return what if key == b"host_name" else None
+    if module in (b"icinga_endpoint", b"icinga_zone"):
+        return what if key == b"object_name" else None
     return what if key in (b"name", b"db", b"login_db") else None
+
+
+def _mapping(data: bytes, head: int) -> bytes:
+    """The lines of the YAML mapping the line at `head` stands in (its siblings, a list item whole)."""
+    stop = data.find(b"\n", head)
+    line = data[head:len(data) if stop < 0 else stop]
+    key = re.match(rb"[ \t]*(?:-[ \t]+)?", line)
+    col = key.end() if key is not None else 0
+    lines = data.split(b"\n")
+    at = data.count(b"\n", 0, head)
+    first = at
+    if not line.lstrip(b" \t").startswith(b"-"):
+        while first > 0:
+            text = lines[first - 1]
+            lead = len(text) - len(text.lstrip(b" \t"))
+            if text.strip() and lead < col:
+                first -= 1 if text.lstrip(b" \t").startswith(b"-") and lead + 2 == col else 0
+                break
+            first -= 1
+    last = at + 1
+    while last < len(lines):
+        text = lines[last]
+        if text.strip() and len(text) - len(text.lstrip(b" \t")) < col:
+            break
+        last += 1
+    return b"\n".join(lines[first:last])
 
 
 def _parent(data: bytes, head: int) -> bytes | None:

@@ -90,6 +90,21 @@ def _at(data: bytes, word: bytes, nth: int = 0) -> tuple[int, int]:
     ("zones.conf", b"object Zone \"pug\" {\n  endpoints = [ \"nas\", \"pug\" ]\n}\n", b"pug", 0, "Icinga 2"),
     ("zones.conf", b"object Zone \"pug\" {\n  endpoints = [ \"nas\", \"pug\" ]\n}\n", b"pug", 1, "Icinga 2"),
     ("hosts.conf", b"object Host \"pug\" {\n  command_endpoint = \"pug\"\n}\n", b"pug", 1, "Icinga 2"),
+    ("objects.yml", b"icinga2_objects:\n  mon.lan:\n    - name: pug\n      type: Endpoint\n    - name: pug\n"
+                    b"      type: Zone\n      endpoints:\n        - pug\n      parent: main\n", b"pug", 0, "Icinga 2"),
+    ("objects.yml", b"icinga2_objects:\n  mon.lan:\n    - name: pug\n      type: Endpoint\n    - name: pug\n"
+                    b"      type: Zone\n      endpoints:\n        - pug\n      parent: main\n", b"pug", 1, "Icinga 2"),
+    ("objects.yml", b"icinga2_objects:\n  mon.lan:\n    - name: pug\n      type: Endpoint\n    - name: pug\n"
+                    b"      type: Zone\n      endpoints:\n        - pug\n      parent: main\n", b"pug", 2, "Icinga 2"),
+    ("objects.yml", b"icinga2_objects:\n  mon.lan:\n    - name: pug\n      type: Host\n      address: pug\n"
+                    b"    - name: x\n      type: Endpoint\n", b"pug", 0, None),  # a Host object follows
+    ("agent.yml", b"icinga_agent_endpoints:\n  - endpoint:\n      name: \"pug\"\n      host: \"pug\"\n", b"pug", 0,
+     "Icinga 2"),
+    ("agent.yml", b"icinga_agent_endpoints:\n  - endpoint:\n      name: \"pug\"\n      host: \"pug\"\n", b"pug", 1,
+     None),
+    ("director.yml", b"- t_systems_mms.icinga_director.icinga_endpoint:\n    object_name: pug\n    host: pug\n",
+     b"pug", 0, "Icinga 2"),
+    ("k8s.yml", b"kind: ServiceMonitor\nspec:\n  endpoints:\n    - pug\n", b"pug", 0, None),
     ("backend.tf", b"endpoints = [\"pug:2379\"]\n", b"pug", 0, None),  # etcd's endpoints: machines
     ("repmgr.conf", b"node_id=2\nnode_name='pug'\nconninfo='host=pug user=repmgr'\n", b"pug", 0, "repmgr"),
     ("repmgr.conf", b"node_id=2\nnode_name='pug'\nconninfo='host=pug user=repmgr'\n", b"pug", 1, None),

@@ -102,6 +102,13 @@ CASES: dict[str, tuple[str, str | bytes, set[int], str | None]] = {
                             "object Zone \"pug.ana.lan\" {\n  endpoints = [ \"pug.ana.lan\" ]\n  parent = \"master\"\n}\n"
                             "object Host \"wolf\" {\n  address = \"wolf.fv.lan\"\n  vars.agent_endpoint = name\n}\n"
                             "object Service \"disk\" {\n  host_name = \"wolf\"\n  command_endpoint = \"pug.ana.lan\"\n}\n"),
+    "icinga-ansible-objects": ("group_vars/all/icinga.yml",
+                               "icinga2_objects:\n  mon.ana.lan:\n    - name: pug.ana.lan\n      type: Endpoint\n"
+                               "      host: pug.ana.lan\n    - name: pug.ana.lan\n      type: Zone\n      endpoints:\n"
+                               "        - pug.ana.lan\n      parent: main\n", {3, 6, 9},
+                               "icinga2_objects:\n  mon.ana.lan:\n    - name: pug.ana.lan\n      type: Endpoint\n"
+                               "      host: wolf.fv.lan\n    - name: pug.ana.lan\n      type: Zone\n      endpoints:\n"
+                               "        - pug.ana.lan\n      parent: main\n"),
     "repmgr": ("repmgr.conf", "node_id=2\nnode_name='pug'\nconninfo='host=pug user=repmgr dbname=repmgr'\n", {2},
                "node_id=2\nnode_name='pug'\nconninfo='host=wolf user=repmgr dbname=repmgr'\n"),
     "redis-sentinel": ("sentinel.conf", "sentinel monitor pug pug.ana.lan 6379 2\nsentinel failover-timeout pug 6000\n",

@@ -40,7 +40,7 @@ LITERALS = (b"slot", b"SLOT", b"SUBSCRIPTION", b"subscription", b"PUBLICATION", 
             b"keytab", b"ktadd", b"computer-name", b"netbios", b"Hostname", b"ZBX_", b"zabbix",
             b"agent-auth", b"AGENT_NAME", b"agent_name", b"cmk-agent-ctl", b"pg_", b"psql", b"mysql",
             b"mariadb", b"mongo", b"vacuumdb", b"reindexdb", b"clusterdb", b"mydumper", b"myloader",
-            b"sentinel", b"SENTINEL", b"repmgr", b"endpoint", b"Zone")
+            b"sentinel", b"SENTINEL", b"repmgr", b"endpoint", b"Zone", b"createdb", b"dropdb", b"pgbench")
 
 _V = rb"[\"'`]?(?P<v>[A-Za-z0-9][A-Za-z0-9._-]*)"  # a flag's or key's value, quoted or not
 _SLOT = ("a PostgreSQL replication slot (the primary keeps it, and the WAL it holds back, under the name: "
@@ -69,6 +69,20 @@ _PG_TOOLS = (b"pg_receivewal", b"pg_recvlogical", b"pg_basebackup", b"pg_receive
 _DB_CLIENT = lazy_re.compile(rb"(?:^|[\s;|&(`'\"/])(?:psql|pg_dump|pg_restore|pgbench|vacuumdb|reindexdb"
                              rb"|clusterdb|pg_isready|mysql|mariadb|mysqldump|mariadb-dump|mysqlcheck|mysqlpump"
                              rb"|mongosh|mongo|mongodump|mongorestore|mydumper|myloader)(?=[ \t])")
+# A database client whose first positional argument names the database (`pg_dump -h db01 web01`,
+# `createdb web01`, `mysqldump -u root web01 > x.sql`), and the flags of each family that take a value.
+_POS_CLIENT = lazy_re.compile(rb"(?:^|[\s;|&(`'\"/])(?P<tool>createdb|dropdb|pg_dump|psql|vacuumdb|reindexdb"
+                              rb"|clusterdb|pgbench|mysql|mysqldump|mariadb|mariadb-dump|mysqlcheck|mysqlshow)"
+                              rb"(?=[ \t])")
+_PG_VALUED = frozenset((b"-h -p -U -f -F -j -n -N -t -T -Z -c -v -o -L -P -E -O -l -D -S -d -s -R --host "
+                        b"--port --username --file --format --jobs --schema --exclude-schema --table "
+                        b"--exclude-table --compress --command --set --variable --output --log-file --pset "
+                        b"--encoding --owner --locale --tablespace --template --maintenance-db --superuser "
+                        b"--role --dbname").split())
+_MY_VALUED = frozenset((b"-h -P -u -S -e -D -r -C -W -w -b -A --host --port --user --socket --execute "
+                        b"--database --result-file --protocol --default-character-set --tables-prefix "
+                        b"--where").split())
+_TOKEN = lazy_re.compile(rb"[\"']?(?P<v>[^\s\"']+)[\"']?")
 _DB_FLAG = lazy_re.compile(rb"(?:^|[\s\"'\[,])(?:-d|-D|--dbname|--database|--db)(?:[= ]+|(?=[\"']))" + _V)
 _KRB_WORDS = (b"kinit", b"ktutil", b"kadmin", b"ipa-getkeytab", b"ipa ", b"k5start", b"keytab", b"principal",
               b"krb5", b"kerberos", b"sasl", b"gssapi", b"kvno", b"msktutil", b"addprinc", b"ktadd")
@@ -203,6 +217,8 @@ def keyed(rel: str, data: bytes, start: int, end: int) -> str | None:
                 return what
     if any(hit.start("v") <= at and to <= hit.end("v") for hit in _URL.finditer(line)):
         return _DB
+    if _positional(line, at, to):
+        return _DB
     client = _DB_CLIENT.search(line) if b"-d" in line or b"-D" in line else None
     if client is not None and any(hit.start("v") <= at and to <= hit.end("v")
                                   for hit in _DB_FLAG.finditer(line, client.end())):
@@ -212,6 +228,27 @@ def keyed(rel: str, data: bytes, start: int, end: int) -> str | None:
                 and any(w in (data.lower() if low is None else low) for w in _ICINGA_WORDS)):
             return _ICINGA
     return _structured(rel, data, start, end, head, line)
+
+
+def _positional(line: bytes, at: int, to: int) -> bool:
+    """Is `line[at:to]` the first positional argument of a database client (its database)?"""
+    client = _POS_CLIENT.search(line, 0, at)
+    if client is None:
+        return False
+    valued = _MY_VALUED if client.group("tool").startswith((b"my", b"maria")) else _PG_VALUED
+    skip = False
+    for token in _TOKEN.finditer(line, client.end()):
+        word = token.group("v")
+        if word[:1] in (b"|", b">", b"<", b";", b"&", b"#", b"$", b"`") or word[:2] == b"2>":
+            return False  # the command ends, or a variable's value is not read
+        if skip:
+            skip = False
+            continue
+        if word.startswith(b"-"):
+            skip = b"=" not in word and word in valued
+            continue
+        return token.start("v") == at and token.end("v") == to and b"=" not in word and b"/" not in word
+    return False
 
 
 def _structured(rel: str, data: bytes, start: int, end: int, head: int, line: bytes) -> str | None:

@@ -57,6 +57,14 @@ def _at(data: bytes, word: bytes, nth: int = 0) -> tuple[int, int]:
     ("q.sh", b"psql -h nas --dbname=pug -c 'select 1'\n", b"pug", 0, "database"),
     ("q.sh", b"mongosh --host nas --db pug\n", b"pug", 0, "database"),
     ("q.sh", b"ls -d pug\n", b"pug", 0, None),  # -d of another tool
+    ("q.sh", b"pg_dump -h pug -U app -Fc pug > /srv/pug.dump\n", b"pug", 1, "database"),
+    ("q.sh", b"pg_dump -h pug -U app -Fc pug > /srv/pug.dump\n", b"pug", 0, None),
+    ("q.sh", b"createdb -O app pug\n", b"pug", 0, "database"),
+    ("q.sh", b"createdb -O pug app\n", b"pug", 0, None),  # the owner
+    ("q.sh", b"mysqldump -u root -p pug users > /srv/x.sql\n", b"pug", 0, "database"),  # mysql's -p: no value
+    ("q.sh", b"psql -h nas app pug\n", b"pug", 0, None),  # the second positional: a user
+    ("q.sh", b"psql -f pug.sql app\n", b"pug", 0, None),
+    ("q.sh", b"ssh pug psql app\n", b"pug", 0, None),  # the machine it runs on
     ("q.sh", b"docker run -d pug/mysql:8\n", b"pug", 0, None),  # mysql is an image's part, -d docker's
     ("q.sh", b"ssh nas mysql -D pug -e 'select 1'\n", b"pug", 0, "database"),
     ("lib.rs", b"use pug;\n", b"pug", 0, None),  # Rust's use

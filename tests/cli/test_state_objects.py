@@ -63,6 +63,10 @@ CASES: dict[str, tuple[str, str | bytes, set[int], str | None]] = {
                      "#!/bin/sh\npsql \"host=wolf dbname=pug\" -c 'select 1'\n"),
     "psql-d": ("dump.sh", "#!/bin/sh\npg_dump -h pug -d pug -Fc > /srv/dump\nmysql -h nas -D pug < x.sql\n",
                {2, 3}, "#!/bin/sh\npg_dump -h wolf -d pug -Fc > /srv/dump\nmysql -h nas -D pug < x.sql\n"),
+    "positional-db": ("restore.sh", "#!/bin/sh\npg_dump -h pug -Fc pug > /srv/backup.dump\ncreatedb -O app pug\n"
+                      "mysqldump -u root -p pug > /srv/my.sql\n", {2, 3, 4},
+                      "#!/bin/sh\npg_dump -h wolf -Fc pug > /srv/backup.dump\ncreatedb -O app pug\n"
+                      "mysqldump -u root -p pug > /srv/my.sql\n"),
     "sql-database": ("init.sql", "CREATE DATABASE IF NOT EXISTS pug;\nGRANT ALL ON pug.* TO 'app'@'%';\nUSE pug;\n",
                      {1, 3}, None),  # `pug.*` is a `pattern` residual already
     "psql-connect": ("init.psql", "\\connect pug\nGRANT CONNECT ON DATABASE pug TO app;\n", {1, 2}, None),

@@ -40,7 +40,8 @@ LITERALS = (b"slot", b"SLOT", b"SUBSCRIPTION", b"subscription", b"PUBLICATION", 
             b"keytab", b"ktadd", b"computer-name", b"netbios", b"Hostname", b"ZBX_", b"zabbix",
             b"agent-auth", b"AGENT_NAME", b"agent_name", b"cmk-agent-ctl", b"pg_", b"psql", b"mysql",
             b"mariadb", b"mongo", b"vacuumdb", b"reindexdb", b"clusterdb", b"mydumper", b"myloader",
-            b"sentinel", b"SENTINEL", b"repmgr", b"endpoint", b"Zone", b"createdb", b"dropdb", b"pgbench")
+            b"sentinel", b"SENTINEL", b"repmgr", b"endpoint", b"Zone", b"createdb", b"dropdb", b"pgbench",
+            b"NAME")
 
 _V = rb"[\"'`]?(?P<v>[A-Za-z0-9][A-Za-z0-9._-]*)"  # a flag's or key's value, quoted or not
 _SLOT = ("a PostgreSQL replication slot (the primary keeps it, and the WAL it holds back, under the name: "
@@ -132,6 +133,7 @@ _RULES: tuple[_Rule, ...] = (
     _rule(rb"^[ \t]*\\c(?:onnect)?[ \t]+" + _V, _DB),
     _rule(_UPPER_DB + _V, _DB),
     _rule(_LOWER_DB + _V, _DB),
+    _rule(rb"[\"']NAME[\"'][ \t]*:[ \t]*" + _V, _DB, (b"django.db.backends",), True),  # Django's DATABASES
     # agent identities (finding 07)
     _rule(rb"(?:^|\s)--id[= ]+" + _V, _SALT, (b"salt-call", b"salt-minion", b"salt-proxy")),
     _rule(_SALT_KEY + _NAME, _SALT, (b"salt-key",)),

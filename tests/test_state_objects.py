@@ -56,6 +56,11 @@ def _at(data: bytes, word: bytes, nth: int = 0) -> tuple[int, int]:
     ("a.rb", b"ActiveRecord::Base.establish_connection(adapter: 'pg', :database => 'pug')\n", b"pug", 0, "database"),
     ("q.sh", b"psql -h nas --dbname=pug -c 'select 1'\n", b"pug", 0, "database"),
     ("q.sh", b"mongosh --host nas --db pug\n", b"pug", 0, "database"),
+    ("settings.py", b"DATABASES = {'default': {'ENGINE': 'django.db.backends.postgresql',\n"
+                    b"    'NAME': 'pug', 'HOST': 'pug'}}\n", b"pug", 0, "database"),
+    ("settings.py", b"DATABASES = {'default': {'ENGINE': 'django.db.backends.postgresql',\n"
+                    b"    'NAME': 'pug', 'HOST': 'pug'}}\n", b"pug", 1, None),
+    ("a.py", b"X = {'NAME': 'pug'}\n", b"pug", 0, None),  # no Django database here
     ("q.sh", b"ls -d pug\n", b"pug", 0, None),  # -d of another tool
     ("q.sh", b"pg_dump -h pug -U app -Fc pug > /srv/pug.dump\n", b"pug", 1, "database"),
     ("q.sh", b"pg_dump -h pug -U app -Fc pug > /srv/pug.dump\n", b"pug", 0, None),

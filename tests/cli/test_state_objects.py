@@ -67,6 +67,11 @@ CASES: dict[str, tuple[str, str | bytes, set[int], str | None]] = {
                       "mysqldump -u root -p pug > /srv/my.sql\n", {2, 3, 4},
                       "#!/bin/sh\npg_dump -h wolf -Fc pug > /srv/backup.dump\ncreatedb -O app pug\n"
                       "mysqldump -u root -p pug > /srv/my.sql\n"),
+    "django-databases": ("app/settings.py", "DATABASES = {\n    'default': {\n        'ENGINE': "
+                         "'django.db.backends.postgresql',\n        'NAME': 'pug',\n        'HOST': 'pug.ana.lan',\n"
+                         "    }\n}\n", {4}, "DATABASES = {\n    'default': {\n        'ENGINE': "
+                         "'django.db.backends.postgresql',\n        'NAME': 'pug',\n        'HOST': 'wolf.fv.lan',\n"
+                         "    }\n}\n"),
     "sql-database": ("init.sql", "CREATE DATABASE IF NOT EXISTS pug;\nGRANT ALL ON pug.* TO 'app'@'%';\nUSE pug;\n",
                      {1, 3}, None),  # `pug.*` is a `pattern` residual already
     "psql-connect": ("init.psql", "\\connect pug\nGRANT CONNECT ON DATABASE pug TO app;\n", {1, 2}, None),

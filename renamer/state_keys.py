@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from renamer import lazy_re, state_locations, state_nodes
+from renamer import lazy_re, state_locations, state_nodes, state_objects
 
 # Words one of which a file holding such a key spells (a cheap gate before any line is read).
 LITERALS = (b"--backup-id", b"override-hostname", b"restic", b"RESTIC_HOST", b"duplicity", b"duply",
@@ -94,7 +94,8 @@ _YAML_NAME = lazy_re.compile(rb"^[ \t]*(?:-[ \t]+)?name[ \t]*:[ \t]*" + _V)
 def might_hold(rel: str, data: bytes) -> bool:
     """Cheap: might `data` (of the file `rel`) spell one of the keys this module reads?"""
     return (any(word in data for word in LITERALS) or "autorestic" in rel.rsplit("/", 1)[-1].lower()
-            or state_nodes.might_hold(data))
+            or state_nodes.might_hold(data)
+            or state_objects.might_hold(rel, data))
 
 
 def _line(data: bytes, start: int) -> tuple[int, int]:
@@ -127,6 +128,7 @@ def keyed(rel: str, data: bytes, start: int, end: int) -> str | None:
             if base + member.start("v") <= start and end <= base + member.end("v"):
                 return "an etcd member's name in the cluster's member list (`INITIAL_CLUSTER`)"
     found = _structured(rel, data, start, end, head, line)
+    found = found if found is not None else state_objects.keyed(rel, data, start, end)  # t36 06, 07
     return found if found is not None else state_nodes.keyed(rel, data, start, end)  # round 25, finding 02
 
 

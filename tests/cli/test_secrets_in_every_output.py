@@ -50,7 +50,7 @@ FLOW_SHAPES = [
 ]
 # daemons' bare directives (break-it round 8, finding 12)
 DIRECTIVE_SHAPES = ["stats auth admin:{s} # ana-ml2", "vrrp_instance ana-ml2 {{ auth_pass {s} }}",
-                    "requirepass {s} # ana-ml2", "masterauth {s} # ana-ml2", "sentinel auth-pass ana-ml2 {s}",
+                    "requirepass {s} # ana-ml2", "masterauth {s} # ana-ml2", "sentinel auth-pass mymaster {s} # ana-ml2",
                     "user admin insecure-password {s} # ana-ml2", 'secret "{s}"; # ana-ml2',
                     'ana-ml2 : PSK "{s}"', "rocommunity {s} ana-ml2", "bindpw {s} # ana-ml2",
                     # break-it round 9, finding 14

@@ -7,15 +7,18 @@ subclasses carrying the exit code.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+# Nothing is imported here at run time (t38-break finding 16): every `renamer.*` import runs this
+# file first, the console script's entry (entry.py) too, and a stop that came while it imported
+# `typing` ended the process before entry.py could answer it ("renamer: aborted", exit 130).
+TYPE_CHECKING = False  # typing.TYPE_CHECKING's value, without importing typing (mypy reads it so)
+if TYPE_CHECKING:
+    from typing import Any
 
-from renamer.errors import ConfigError, RenamerError, UnsafeError
+    from renamer.api import Project, SweepPlan, open_project
+    from renamer.errors import ConfigError, RenamerError, UnsafeError
 
 __all__ = ["ConfigError", "Project", "RenamerError", "SweepPlan", "UnsafeError", "__version__",
            "open_project"]
-
-if TYPE_CHECKING:
-    from renamer.api import Project, SweepPlan, open_project
 
 
 def __getattr__(name: str) -> Any:
@@ -25,6 +28,10 @@ def __getattr__(name: str) -> Any:
         from renamer.about import version
 
         return version()
+    if name in ("ConfigError", "RenamerError", "UnsafeError"):
+        from renamer import errors
+
+        return getattr(errors, name)
     if name in ("Project", "SweepPlan", "open_project"):
         from renamer import api
 

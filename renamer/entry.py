@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import signal
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # (typing is not imported before the handlers are set: renamer/__init__.py)
+if TYPE_CHECKING:
+    from types import FrameType
 
 _STOPS = (signal.SIGTERM, signal.SIGHUP)
 
 
-def _stop(signum: int, frame: Any) -> None:
+def _stop(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 

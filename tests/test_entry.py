@@ -54,3 +54,13 @@ def test_the_handlers_go_back_to_their_defaults_for_the_boundary() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False,
                           preexec_fn=_defaults)
     assert done.stdout.split() == ["True", "True"], done.stdout + done.stderr
+
+
+def test_the_package_imports_nothing_before_the_entry_sets_its_handlers() -> None:
+    """t38-break finding 16: `renamer/__init__.py` imported typing and renamer.errors, ~20 ms in which
+    a SIGTERM ended the process as 143 with nothing said (the console script runs the package first,
+    then entry.py). It imports nothing at run time now; its names come on first use."""
+    code = ("import sys; before = set(sys.modules); import renamer; "
+            "print(sorted(set(sys.modules) - before)); print(renamer.RenamerError.__module__)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == ["['__future__', 'renamer']", "renamer.errors"], done.stdout

@@ -404,6 +404,11 @@ class Names:
         line = text.count(b"\n", 0, at_text if at_text >= 0 else span[0]) + 1
         return [(value, f"{where} at {at}:{line}")]
 
+    def callers(self, folder: str, name: str) -> list[tuple[str, bytes, tuple[int, int]]]:
+        """The argument `name` of every `module` block whose local `source` is `folder`: (the caller's
+        path, the text the span is in, the argument's span)."""
+        return self._callers_of(folder, name)
+
     def _callers_of(self, folder: str, name: str) -> list[tuple[str, bytes, tuple[int, int]]]:
         """The argument `name` of every `module` block whose local `source` is `folder`."""
         if self._root is None:

@@ -36,6 +36,7 @@ from pathlib import Path
 from renamer import computed_lengths, lazy_re
 from renamer.computed_lengths import Chain, Network, Step, Verdict
 from renamer.prefix_moves import PrefixMove
+from renamer.sweep.network_names import Names
 
 _MAX_READ = 1 << 20
 _MAX_FILES = 200
@@ -244,18 +245,18 @@ class Judged:
 
 
 def judged(chain: Chain, data: bytes, rel: str, root: Path | None,
-           resized: list[PrefixMove]) -> Judged | None:
+           resized: list[PrefixMove], depth: int = 2) -> Judged | None:
     """The verdict on `chain`, an expression of the Terraform file `rel` over a name no resolver read,
     None where it follows or concerns no resized network (see the module's text)."""
     if not rel.endswith((".tf", ".tf.json")) or not resized:
         return None
     here = module(root, rel.rpartition("/")[0])
     held = here.holds(resized)
-    if not held:
-        return None  # the module holds no network a move resizes
     text = chain.base[len(computed_lengths.OPAQUE):] if chain.base.startswith(computed_lengths.OPAQUE) \
         else chain.base
-    split = _split_values(chain, text, data, rel, resized)
+    if not held:  # the module holds no network a move resizes: a variable its callers pass may
+        return _passed(chain, text, rel, root, resized, depth) if depth > 0 else None
+    split = _split_values(chain, text, data, rel, resized) if data else None
     if split is not None:
         return split if isinstance(split, Judged) else None
     keys = {p.group(1) if p.group(1) is not None else p.group(2) for p in _PART.finditer(text)}
@@ -275,6 +276,32 @@ def judged(chain: Chain, data: bytes, rel: str, root: Path | None,
         if verdict is not None:
             return Judged(verdict, move.old, move, where, False)
     return None
+
+
+_VAR = re.compile(r"var\.([A-Za-z_][\w-]*)(.*)", re.S)
+
+
+def _passed(chain: Chain, text: str, rel: str, root: Path | None, resized: list[PrefixMove],
+            depth: int) -> Judged | None:
+    """`cidrhost(var.service_prefix, ..)` in a module a `module` block calls with `service_prefix =
+    each.value.networks.service.prefix`: the argument judged in the caller's module (the worst)."""
+    var = _VAR.fullmatch(text.strip())
+    if var is None or root is None:
+        return None
+    worst: Judged | None = None
+    for caller, body, span in Names(b"", rel, root).callers(rel.rpartition("/")[0], var.group(1)):
+        arg = body[span[0]:span[1]].decode("utf-8", "replace").strip() + var.group(2)
+        line = body.count(b"\n", 0, span[0]) + 1
+        found = judged(replace(chain, base=computed_lengths.OPAQUE + arg), b"", caller, root, resized,
+                       depth - 1)
+        if found is None:
+            continue
+        found = replace(found, where=f"{found.where}, passed as `{var.group(1)}` by the module call at "
+                                     f"{caller}:{line}")
+        if worst is None or (found.proved, found.verdict.kind == computed_lengths.OUTSIDE) > (
+                worst.proved, worst.verdict.kind == computed_lengths.OUTSIDE):
+            worst = found
+    return worst
 
 
 def _split_values(chain: Chain, text: str, data: bytes, rel: str,

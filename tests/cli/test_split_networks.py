@@ -117,12 +117,14 @@ def test_a_grow_keeps_each_host_counted_from_the_start_and_says_one_from_the_end
         tmp_path: Path, run: Callable[..., Result]) -> None:
     extra = {"mod/ends.tf": 'output "last" { value = cidrhost(local.networks["service"].prefix, -2) }\n'
                             'output "half" { value = cidrsubnet(local.networks.service.prefix, 1, 1) }\n'
-                            'output "lan_last" { value = cidrhost(local.networks.lan.prefix, -2) }\n'}
+                            'output "lan_last" { value = cidrhost(local.networks.lan.prefix, -2) }\n'
+                            # a negative count of new bits: the network around it (homelab's tailscale route)
+                            'output "wide" { value = cidrsubnet(local.networks.service.prefix, -1, 0) }\n'}
     root = _homelab(tmp_path, "192.168.208.0/24: 192.168.208.0/22", extra)
     before = _outputs(root / "mod", tmp_path / "a")
     # the grow moves what counts from the end or the length: residuals; nothing else is said
     found = [f for f in _findings(root, run) if f[0] == "mod/ends.tf"]
-    assert found == [("mod/ends.tf", 1, "composed-address"), ("mod/ends.tf", 2, "composed-address")]
+    assert found == [("mod/ends.tf", n, "composed-address") for n in (1, 2, 4)]
     assert not [f for f in _findings(root, run) if f[0] in ("config_env.tf", "mod/gateway.tf")]
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 1, done.stdout + done.stderr  # the residuals stand, the rest is written
@@ -133,6 +135,7 @@ def test_a_grow_keeps_each_host_counted_from_the_start_and_says_one_from_the_end
     assert before["last"] == "192.168.208.254" and after["last"] == "192.168.211.254"
     assert before["half"] == "192.168.208.128/25" and after["half"] == "192.168.210.0/23"
     assert after["lan_last"] == before["lan_last"]
+    assert before["wide"] == "192.168.208.0/23" and after["wide"] == "192.168.208.0/21"
     # verify after the sweep reads the new length through the same keys: it still fails on those two
     assert [f for f in _findings(root, run) if f[0] == "mod/ends.tf"] == found
     assert run(root, "verify").exit_code == 1
@@ -155,3 +158,20 @@ def test_a_name_nothing_resolves_in_a_module_holding_the_network_is_said_never_r
     said = done.stdout + done.stderr
     assert "`var.svc_prefix`, which renamer does not resolve, in a module holding `service` at " \
            "mod/config_env.tf:5" in said
+
+
+def test_a_variable_a_module_call_passes_from_a_block_is_judged_in_the_caller(
+        tmp_path: Path, run: Callable[..., Result]) -> None:
+    extra = {"mod/calls.tf": 'module "gw" {\n  source         = "./modules/gw"\n'
+                             '  service_prefix = local.networks.service.prefix\n'
+                             '  lan_prefix     = local.networks.lan.prefix\n}\n',
+             "mod/modules/gw/main.tf": 'variable "service_prefix" {\n  type = string\n}\n'
+                                       'variable "lan_prefix" {\n  type = string\n}\n'
+                                       'locals {\n  source_ip = cidrhost(var.service_prefix, 40)\n'
+                                       '  lan_ip    = cidrhost(var.lan_prefix, 40)\n'
+                                       '  first_ip  = cidrhost(var.service_prefix, 3)\n}\n'}
+    root = _homelab(tmp_path, "192.168.208.0/24: 192.168.208.0/27", extra)
+    assert [f for f in _findings(root, run) if f[0].startswith("mod/modules/")] == [
+        ("mod/modules/gw/main.tf", 8, "outside-prefix")]
+    done = run(root, "sweep", "--dry-run")
+    assert "passed as `service_prefix` by the module call at mod/calls.tf:3" in done.stdout + done.stderr

@@ -110,7 +110,7 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
                 if not found:
                     # nothing read: the module's own keys (`service = { network = .., cidr = 24 }`), or
                     # said where the module holds a resized network (t38)
-                    _split(chain, data, rel, root, resized, out, added)
+                    _split(chain, data, rel, root, resized, resolve, out, added)
                     continue
             if resolved is None:
                 continue
@@ -252,10 +252,10 @@ def _made_moved(chain: computed_lengths.Chain, network: Network, resized: list[P
 
 
 def _split(chain: computed_lengths.Chain, data: bytes, rel: str, root: Path | None, resized: list[PrefixMove],
-           out: list[Match], added: list[Match]) -> None:
+           names: Names, out: list[Match], added: list[Match]) -> None:
     """An expression over a name no resolver read, judged by the module's own keys or said where the
     module holds a resized network (sweep/split_networks.py; t38)."""
-    found = split_judged(chain, data, rel, root, resized)
+    found = split_judged(chain, data, rel, root, resized, names)
     if found is None:
         return
     inside = [i for i, m in enumerate(out) if m.start < chain.end and chain.start < m.end]

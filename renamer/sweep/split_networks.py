@@ -244,8 +244,8 @@ class Judged:
     proved: bool
 
 
-def judged(chain: Chain, data: bytes, rel: str, root: Path | None,
-           resized: list[PrefixMove], depth: int = 2) -> Judged | None:
+def judged(chain: Chain, data: bytes, rel: str, root: Path | None, resized: list[PrefixMove],
+           names: Names | None = None, depth: int = 2) -> Judged | None:
     """The verdict on `chain`, an expression of the Terraform file `rel` over a name no resolver read,
     None where it follows or concerns no resized network (see the module's text)."""
     if not rel.endswith((".tf", ".tf.json")) or not resized:
@@ -255,7 +255,7 @@ def judged(chain: Chain, data: bytes, rel: str, root: Path | None,
     text = chain.base[len(computed_lengths.OPAQUE):] if chain.base.startswith(computed_lengths.OPAQUE) \
         else chain.base
     if not held:  # the module holds no network a move resizes: a variable its callers pass may
-        return _passed(chain, text, rel, root, resized, depth) if depth > 0 else None
+        return _passed(chain, text, rel, root, resized, names, depth) if depth > 0 else None
     split = _split_values(chain, text, data, rel, resized) if data else None
     if split is not None:
         return split if isinstance(split, Judged) else None
@@ -282,17 +282,18 @@ _VAR = re.compile(r"var\.([A-Za-z_][\w-]*)(.*)", re.S)
 
 
 def _passed(chain: Chain, text: str, rel: str, root: Path | None, resized: list[PrefixMove],
-            depth: int) -> Judged | None:
+            names: Names | None, depth: int) -> Judged | None:
     """`cidrhost(var.service_prefix, ..)` in a module a `module` block calls with `service_prefix =
     each.value.networks.service.prefix`: the argument judged in the caller's module (the worst)."""
     var = _VAR.fullmatch(text.strip())
     if var is None or root is None:
         return None
     worst: Judged | None = None
-    for caller, body, span in Names(b"", rel, root).callers(rel.rpartition("/")[0], var.group(1)):
+    names = names if names is not None else Names(b"", rel, root)  # (the file's own: the repo read once)
+    for caller, body, span in names.callers(rel.rpartition("/")[0], var.group(1)):
         arg = body[span[0]:span[1]].decode("utf-8", "replace").strip() + var.group(2)
         line = body.count(b"\n", 0, span[0]) + 1
-        found = judged(replace(chain, base=computed_lengths.OPAQUE + arg), b"", caller, root, resized,
+        found = judged(replace(chain, base=computed_lengths.OPAQUE + arg), b"", caller, root, resized, names,
                        depth - 1)
         if found is None:
             continue

@@ -37,6 +37,7 @@ from renamer import computed_lengths, lazy_re
 from renamer.computed_lengths import Chain, Network, Step, Verdict
 from renamer.prefix_moves import PrefixMove
 from renamer.sweep.network_names import Names
+from renamer.sweep.opaque_bases import for_bound
 
 _MAX_READ = 1 << 20
 _MAX_FILES = 200
@@ -248,20 +249,24 @@ def judged(chain: Chain, data: bytes, rel: str, root: Path | None, resized: list
            names: Names | None = None, depth: int = 2) -> Judged | None:
     """The verdict on `chain`, an expression of the Terraform file `rel` over a name no resolver read,
     None where it follows or concerns no resized network (see the module's text)."""
-    if not rel.endswith((".tf", ".tf.json")) or not resized:
-        return None
+    if not rel.endswith((".tf", ".tf.json")) or not resized or _TERRAFORM.match(chain.text) is None:
+        return None  # (another reader's spelling in a .tf file, `option[user-class]`, is none of these)
     here = module(root, rel.rpartition("/")[0])
     held = here.holds(resized)
     text = chain.base[len(computed_lengths.OPAQUE):] if chain.base.startswith(computed_lengths.OPAQUE) \
         else chain.base
     if not held:  # the module holds no network a move resizes: a variable its callers pass may
-        return _passed(chain, text, rel, root, resized, names, depth) if depth > 0 else None
+        bound = for_bound(data, chain.start, text) if data else None  # `n` of `for n in var.nets`
+        return _passed(chain, bound or text, rel, root, resized, names, depth) if depth > 0 else None
     split = _split_values(chain, text, data, rel, resized) if data else None
     if split is not None:
         return split if isinstance(split, Judged) else None
     keys = {p.group(1) if p.group(1) is not None else p.group(2) for p in _PART.finditer(text)}
     named = [b for b in here.blocks if b.key and b.key in keys]
     if named:
+        # one network named: proved; keys of several (`lan` and `service` in one argument): what it
+        # computes from is not proved, so never a refusal
+        one = len({b.network for b in named}) == 1
         worst = None
         for block in named:
             move = next((m for m in resized if block.network in (m.old, m.new)), None)
@@ -269,7 +274,7 @@ def judged(chain: Chain, data: bytes, rel: str, root: Path | None, resized: list
                 continue
             verdict = computed_lengths.judge(chain.steps, move.old, move.new)
             if verdict is not None and (worst is None or verdict.kind == computed_lengths.OUTSIDE):
-                worst = Judged(verdict, block.network, move, block.where(), True)
+                worst = Judged(verdict, block.network, move, block.where(), one)
         return worst  # the key names a network: a block no move resizes is not the moved one
     for move, where in held:
         verdict = computed_lengths.judge(chain.steps, move.old, move.new)
@@ -278,6 +283,7 @@ def judged(chain: Chain, data: bytes, rel: str, root: Path | None, resized: list
     return None
 
 
+_TERRAFORM = re.compile(r"(?:Fn\.)?cidr(?:host|subnets?)\s*\(")
 _VAR = re.compile(r"var\.([A-Za-z_][\w-]*)(.*)", re.S)
 
 
@@ -285,13 +291,16 @@ def _passed(chain: Chain, text: str, rel: str, root: Path | None, resized: list[
             names: Names | None, depth: int) -> Judged | None:
     """`cidrhost(var.service_prefix, ..)` in a module a `module` block calls with `service_prefix =
     each.value.networks.service.prefix`: the argument judged in the caller's module (the worst)."""
-    var = _VAR.fullmatch(text.strip())
-    if var is None or root is None:
+    if root is None:
         return None
-    worst: Judged | None = None
     names = names if names is not None else Names(b"", rel, root)  # (the file's own: the repo read once)
-    for caller, body, span in names.callers(rel.rpartition("/")[0], var.group(1)):
-        arg = body[span[0]:span[1]].decode("utf-8", "replace").strip() + var.group(2)
+    var = _VAR.fullmatch(text.strip())
+    passing = names.callers(rel.rpartition("/")[0], var.group(1)) if var is not None else []
+    if var is None or not passing:
+        return _called_from(chain, rel, root, resized, names) if depth == 2 else None
+    worst: Judged | None = None
+    for caller, body, span in passing:
+        arg = _narrowed(body[span[0]:span[1]].decode("utf-8", "replace").strip(), var.group(2))
         line = body.count(b"\n", 0, span[0]) + 1
         found = judged(replace(chain, base=computed_lengths.OPAQUE + arg), b"", caller, root, resized, names,
                        depth - 1)
@@ -303,6 +312,33 @@ def _passed(chain: Chain, text: str, rel: str, root: Path | None, resized: list[
                 worst.proved, worst.verdict.kind == computed_lengths.OUTSIDE):
             worst = found
     return worst
+
+
+def _narrowed(arg: str, rest: str) -> str:
+    """The argument `arg` read along `rest` (`[*].config.prefix`) where it is written out: `config =
+    local.networks.lan` in a literal list of objects gives `local.networks.lan.prefix`."""
+    for part in _PART.finditer(rest):
+        key = part.group(1) if part.group(1) is not None else part.group(2)
+        held = re.search(r"(?m)^[ \t]*\"?" + re.escape(key)
+                         + r"\"?[ \t]*[=:][ \t]*([A-Za-z_][\w.\-\[\]\"]*)[ \t]*,?[ \t]*$", arg)
+        if held is not None:
+            return held.group(1) + rest[part.end():]
+    return arg + rest
+
+
+def _called_from(chain: Chain, rel: str, root: Path, resized: list[PrefixMove],
+                 names: Names) -> Judged | None:
+    """An expression over a name no resolver read (`cidrhost(iface.prefix, var.host_netnum)`, `iface` from
+    a variable) in a module a `module` block calls from a module holding a resized network: what it may
+    make, unproved (homelab's systemd-networkd module, its interfaces built from the networks)."""
+    for caller, body, span in names.callers(rel.rpartition("/")[0], "source"):
+        line = body.count(b"\n", 0, span[0]) + 1
+        for move, where in module(root, caller.rpartition("/")[0]).holds(resized):
+            verdict = computed_lengths.judge(chain.steps, move.old, move.new)
+            if verdict is not None:
+                return Judged(verdict, move.old, move, f"{where} through the module call at {caller}:{line}",
+                              False)
+    return None
 
 
 def _split_values(chain: Chain, text: str, data: bytes, rel: str,

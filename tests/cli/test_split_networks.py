@@ -175,3 +175,32 @@ def test_a_variable_a_module_call_passes_from_a_block_is_judged_in_the_caller(
         ("mod/modules/gw/main.tf", 8, "outside-prefix")]
     done = run(root, "sweep", "--dry-run")
     assert "passed as `service_prefix` by the module call at mod/calls.tf:3" in done.stdout + done.stderr
+
+
+def test_a_for_over_a_module_variable_is_read_along_its_argument_or_said(
+        tmp_path: Path, run: Callable[..., Result]) -> None:
+    # homelab's kea (`for n in var.dhcp_networks : cidrhost(n.config.prefix, -2)`, the argument a list
+    # of objects whose `config = local.networks.lan`, another key naming `service` further in) and its
+    # systemd-networkd (`for iface in concat(var.a, var.b)`: nothing read)
+    extra = {"mod/calls.tf": 'module "dhcp" {\n  source = "./modules/dhcp"\n  nets = [\n    {\n'
+                             '      config = local.networks.lan\n'
+                             '      dns    = local.networks.service.vips.minio\n    },\n  ]\n}\n'
+                             'module "both" {\n  source = "./modules/both"\n'
+                             '  pick   = [local.networks.lan.prefix, local.networks.service.prefix]\n}\n'
+                             'module "ifaces" {\n  source = "./modules/ifaces"\n  wired = []\n  wifi = []\n}\n',
+             "mod/modules/dhcp/main.tf": 'variable "nets" {}\n'
+                                         'locals {\n  last = [for n in var.nets : cidrhost(n.config.prefix, -2)]\n'
+                                         '  option = { user-class = 1 }\n  u = local.option[user-class]\n}\n',
+             "mod/modules/both/main.tf": 'variable "pick" {}\n'
+                                         'locals {\n  last = [for p in var.pick : cidrhost(p, 200)]\n}\n',
+             "mod/modules/ifaces/main.tf": 'variable "wired" {}\nvariable "wifi" {}\n'
+                                           'locals {\n  addrs = [for i in concat(var.wired, var.wifi) :\n'
+                                           '    cidrhost(i.prefix, 200)]\n}\n'}
+    root = _homelab(tmp_path, "192.168.208.0/24: 192.168.208.0/25", extra)
+    found = [f for f in _findings(root, run) if f[0].startswith("mod/modules/")]
+    # dhcp: its network is lan (left); both: lan or service, so not proved: a residual, never a refusal;
+    # ifaces: nothing read, its caller's module holds the moved network: said
+    assert found == [("mod/modules/both/main.tf", 3, "composed-address"),
+                     ("mod/modules/ifaces/main.tf", 5, "composed-address")]
+    said = run(root, "sweep", "--dry-run")
+    assert "through the module call at mod/calls.tf:" in said.stdout + said.stderr

@@ -364,6 +364,7 @@ def _split_values(chain: Chain, text: str, data: bytes, rel: str,
     if not values:
         return None
     worst: Judged | None = None
+    outside: list[str] = []
     for block in values:
         move = next((m for m in resized if block.network in (m.old, m.new)), None)
         if move is None:
@@ -372,11 +373,16 @@ def _split_values(chain: Chain, text: str, data: bytes, rel: str,
             verdict = computed_lengths.judge(steps, move.old, move.new)
             if verdict is None:
                 continue
+            if told and verdict.kind == computed_lengths.OUTSIDE:
+                outside.append(f"{verdict.old_value} ({told})")
             if told:
                 verdict = replace(verdict, why=f"{verdict.why} ({told})")
             if worst is None or (verdict.kind == computed_lengths.OUTSIDE
                                  and worst.verdict.kind != computed_lengths.OUTSIDE):
                 worst = Judged(verdict, block.network, move, f"`{name}` is {block.where()}", True)
+    if worst is not None and len(outside) > 1:  # each value that has no place, not the first alone
+        worst = replace(worst, verdict=replace(worst.verdict, why=f"{worst.verdict.why}; so has "
+                                               + ", ".join(outside[1:])))
     return worst if worst is not None else False
 
 

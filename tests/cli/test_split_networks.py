@@ -108,6 +108,8 @@ def test_a_shrink_leaving_hosts_of_a_split_network_outside_refuses_the_sweep(
     assert done.exit_code == 3, done.stdout + done.stderr
     said = done.stdout + done.stderr
     assert "config_env.tf:22:" in said and "`netnum` = 33, from `vips` of `service`" in said
+    checked = run(root, "verify")  # each value with no place, 34 beside 33
+    assert checked.exit_code == 1 and "so has 192.168.208.34 (`netnum` = 34" in checked.stdout + checked.stderr
     assert "mod/gateway.tf:2:" in said and "192.168.208.40" in said and "mod/gateway.tf:3:" not in said
     assert (root / "config_env.tf").read_text() == ENV  # nothing written
 

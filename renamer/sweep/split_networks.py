@@ -27,6 +27,7 @@ decides an expression over a name no resolver read:
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 import os
 import re
@@ -118,35 +119,58 @@ def pairs(data: bytes) -> dict[int, int]:
         pos = m.end()
 
 
-def _innermost(spans: dict[int, int], pos: int) -> tuple[int, int] | None:
-    best = None
-    for start, end in spans.items():
-        if start < pos < end and (best is None or start > best[0]):
-            best = (start, end)
-    return best
+class _Spans:
+    """The innermost `{ }` holding a position, by the last one opening before it and its parents (the
+    spans nest), not by every span (a file of thousands of blocks: t38's hostile case)."""
+
+    def __init__(self, spans: dict[int, int]) -> None:
+        self.starts = sorted(spans)
+        self.ends = [spans[s] for s in self.starts]
+        self.parent: list[int] = []
+        stack: list[int] = []
+        for i, start in enumerate(self.starts):
+            while stack and self.ends[stack[-1]] < start:
+                stack.pop()
+            self.parent.append(stack[-1] if stack else -1)
+            stack.append(i)
+
+    def at(self, pos: int) -> tuple[int, int] | None:
+        i = bisect.bisect_left(self.starts, pos) - 1
+        while i >= 0 and not self.ends[i] > pos:
+            i = self.parent[i]
+        return (self.starts[i], self.ends[i]) if i >= 0 else None
 
 
 def blocks(rel: str, data: bytes) -> list[Block]:
     """Every block of `data` holding a network address and its length under two keys of its own."""
     if b"{" not in data or _ADDRESS.search(data) is None:
         return []
-    spans = pairs(data)
+    spans = _Spans(pairs(data))
+    lengths: dict[tuple[int, int], list[re.Match[bytes]]] = {}
+    for n in _LENGTH.finditer(data):  # each length key, by the block it stands in (one pass)
+        if _LENGTH_KEY.fullmatch(n.group("key").decode()):
+            span = spans.at(n.start())
+            if span is not None:
+                lengths.setdefault(span, []).append(n)
     out: list[Block] = []
+    seen: set[tuple[int, int]] = set()
+    line, counted = 1, 0
     for m in _ADDRESS.finditer(data):
-        span = _innermost(spans, m.start())
-        if span is None:
+        span = spans.at(m.start())
+        if span is None or span in seen or span not in lengths:
             continue
-        for n in _LENGTH.finditer(data, span[0] + 1, span[1]):
-            if not _LENGTH_KEY.fullmatch(n.group("key").decode()) or _innermost(spans, n.start()) != span:
-                continue
+        for n in lengths[span]:
             try:
                 net = ipaddress.ip_network(f"{m.group('addr').decode()}/{n.group('n').decode()}")
             except ValueError:
                 continue  # a host address, or no length of its family
             head = _BLOCK_KEY.search(data, max(0, span[0] - 200), span[0])
             key = (head.group("q") or head.group("k")).decode("utf-8", "replace") if head else ""
-            out.append(Block(key, net, (m.group("key").decode(), n.group("key").decode()), rel,
-                             data.count(b"\n", 0, m.start()) + 1, span[0], span[1]))
+            line += data.count(b"\n", counted, m.start())
+            counted = m.start()
+            out.append(Block(key, net, (m.group("key").decode(), n.group("key").decode()), rel, line,
+                             span[0], span[1]))
+            seen.add(span)
             break
     return out
 
@@ -350,16 +374,20 @@ def _split_values(chain: Chain, text: str, data: bytes, rel: str,
         return None
     name = form.group("v")
     spans = pairs(data)
+    nest = _Spans(spans)
     bound = None
-    for each in re.finditer(rb"\bfor[ \t]+(?:[A-Za-z_][\w-]*[ \t]*,[ \t]*)?" + re.escape(name.encode())
-                            + rb"[ \t]+in[ \t\r\n]+", data[:chain.start]):
-        if _innermost_any(data, each.start(), chain.start):
+    fors = list(re.finditer(rb"\bfor[ \t]+(?:[A-Za-z_][\w-]*[ \t]*,[ \t]*)?" + re.escape(name.encode())
+                            + rb"[ \t]+in[ \t\r\n]+", data[:chain.start]))
+    for each in reversed(fors):  # the nearest `for` whose braces still hold the expression
+        around = nest.at(each.start())
+        if around is not None and around[1] > chain.start:
             bound = each
+            break
     if bound is None or data[bound.end():bound.end() + 1] != b"{" or bound.end() not in spans:
         return None
     collection = (bound.end(), spans[bound.end()])
     values = [b for b in blocks(rel, data) if collection[0] < b.start and b.end < collection[1]
-              and _innermost(spans, b.start) == collection
+              and nest.at(b.start) == collection
               and b.fields == (form.group("a"), form.group("b"))]
     if not values:
         return None
@@ -384,28 +412,6 @@ def _split_values(chain: Chain, text: str, data: bytes, rel: str,
         worst = replace(worst, verdict=replace(worst.verdict, why=f"{worst.verdict.why}; so has "
                                                + ", ".join(outside[1:])))
     return worst if worst is not None else False
-
-
-def _innermost_any(data: bytes, start: int, at: int) -> bool:
-    """Whether the `for` at `start` sits in a bracket still open at `at` (its expression holds `at`)."""
-    opener = max(data.rfind(b"{", 0, start), data.rfind(b"[", 0, start))
-    if opener < 0:
-        return False
-    depth = 0
-    i = opener
-    quoted = False
-    while i < at:
-        c = data[i:i + 1]
-        if c == b'"' and data[i - 1:i] != b"\\":
-            quoted = not quoted
-        elif not quoted and c in b"[({":
-            depth += 1
-        elif not quoted and c in b"])}":
-            depth -= 1
-            if depth <= 0:
-                return False
-        i += 1
-    return depth > 0
 
 
 def _number_variants(chain: Chain, data: bytes, block: Block,

@@ -116,3 +116,15 @@ def test_a_map_key_names_the_block_a_name_no_resolver_reads_is_said(tmp_path: Pa
     assert _judge(tmp_path, text, lan) == ["", "outside", "outside?", "", ""]
     # a module holding no resized network says nothing
     assert _judge(tmp_path, text, _move("10.5.0.0/24", "10.5.0.0/25")) == ["", "", "", "", ""]
+
+
+def test_a_hostile_file_of_many_blocks_costs_little() -> None:
+    import time
+
+    many = b"locals {\n nets = {\n" + b"".join(
+        b' n%d = { network = "10.0.%d.0", cidr = 24 }\n' % (i, i % 250) for i in range(20000)) + b"}\n}\n"
+    flat = b'x = "10.0.0.0"\n' * 40000 + b"{" * 20000 + b"}" * 20000
+    one = b"{" + b'network = "10.0.0.0"\n cidr = 24\n' * 40000 + b"}"
+    started = time.monotonic()
+    assert len(blocks("a.tf", many)) == 20000 and blocks("a.tf", flat) == [] and len(blocks("a.tf", one)) == 1
+    assert time.monotonic() - started < 5  # every span was searched for every address: minutes

@@ -570,6 +570,15 @@ def _index(net: Network, n: int) -> Address:
 
 def _subnet(net: Network, bits: int, number: int) -> Network:
     length = net.prefixlen + bits
+    if bits < 0 and length >= 0 and number >= 0:
+        # a negative count of new bits makes a wider network from its address (terraform's
+        # `cidrsubnet("192.168.208.0/24", -1, 0)` is 192.168.208.0/23, seen on randomcoww/homelab: a
+        # route over the service network; t38); terraform leaves an unaligned one unmasked, read masked
+        wide = int(net.network_address) + number * 2 ** (net.max_prefixlen - length)
+        if wide >= 2 ** net.max_prefixlen:
+            raise NoValue
+        return (ipaddress.IPv4Network((wide, length), strict=False) if net.version == 4
+                else ipaddress.IPv6Network((wide, length), strict=False))
     if bits < 0 or length > net.max_prefixlen or not 0 <= number < 2 ** bits:
         raise NoValue
     base = int(net.network_address) + number * 2 ** (net.max_prefixlen - length)

@@ -28,6 +28,10 @@ TERRAFORM_CASES = [
     'cidrhost("2001:db8:a::/48", 4722366482869645213696)',
     'cidrhost("2001:db8:a:10::/64", -2)',
     'cidrsubnets("2001:db8:a:10::/60", 4, 4)',
+    # a negative count of new bits: a wider network from the address (t38, randomcoww/homelab)
+    'cidrsubnet("192.168.208.0/24", -1, 0)',
+    'cidrsubnet("192.168.208.0/24", -1, 1)',
+    'cidrsubnet("2001:db8:a:10::/64", -4, 0)',
 ]
 
 

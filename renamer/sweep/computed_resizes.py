@@ -36,6 +36,7 @@ from renamer.prefix_moves import OUTSIDE, PrefixMove
 from renamer.sweep.composed import Known
 from renamer.sweep.network_names import Names
 from renamer.sweep.opaque_bases import Bases
+from renamer.sweep.split_networks import judged as split_judged
 
 REASON = "composed-address"
 
@@ -106,6 +107,11 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
                 # every network it may stand for (t31-33 findings 02, 07, 24)
                 found = bases.candidates(chain.base, chain.start, data, resolve)
                 resolved = next((r for r in found for m in resized if _network(r[0]) in (m.old, m.new)), None)
+                if not found:
+                    # nothing read: the module's own keys (`service = { network = .., cidr = 24 }`), or
+                    # said where the module holds a resized network (t38)
+                    _split(chain, data, rel, root, resized, resolve, out, added)
+                    continue
             if resolved is None:
                 continue
             base, where = resolved
@@ -243,3 +249,36 @@ def _made_moved(chain: computed_lengths.Chain, network: Network, resized: list[P
                 return Match(chain.start, chain.end, str(made), str(made), "network", refused=OUTSIDE,
                              note=note)
     return None
+
+
+def _split(chain: computed_lengths.Chain, data: bytes, rel: str, root: Path | None, resized: list[PrefixMove],
+           names: Names, out: list[Match], added: list[Match]) -> None:
+    """An expression over a name no resolver read, judged by the module's own keys or said where the
+    module holds a resized network (sweep/split_networks.py; t38)."""
+    found = split_judged(chain, data, rel, root, resized, names)
+    if found is None:
+        return
+    inside = [i for i, m in enumerate(out) if m.start < chain.end and chain.start < m.end]
+    if any(out[i].kept is not None or out[i].refused is not None for i in inside):
+        return  # decided already
+    verdict, at_old = found.verdict, found.network == found.move.old
+    if found.proved and verdict.kind == computed_lengths.OUTSIDE and at_old:
+        note = f"`{chain.text}` (its network {found.where}): {verdict.why}"
+        reason = OUTSIDE
+    elif found.proved:
+        reading = ("" if at_old else f"; its network is {found.network}, the new network of the move from "
+                   f"{found.move.old}")
+        note = (f"`{chain.text}` (its network {found.where}) computes from the length or the end of a "
+                f"resized network: {verdict.why}{reading}; rewrite it for the new length by hand (or keep "
+                "it with `renamer: keep`)")
+        reason = REASON
+    else:
+        note = (f"`{chain.text}` computes from `{chain.base.removeprefix(computed_lengths.OPAQUE)}`, which "
+                f"renamer does not resolve, in a module holding {found.where}, a network the move resizes "
+                f"from {found.move.old} to {found.move.new}; if it computes from that network, "
+                f"{verdict.why}: what it makes at the new length is not proved; check it by hand (or keep "
+                "it with `renamer: keep`)")
+        reason = REASON
+    old = verdict.old_value or str(found.network)
+    new = verdict.placed or verdict.new_value or old
+    added.append(Match(chain.start, chain.end, old, new, "address", refused=reason, note=note))

@@ -404,6 +404,11 @@ class Names:
         line = text.count(b"\n", 0, at_text if at_text >= 0 else span[0]) + 1
         return [(value, f"{where} at {at}:{line}")]
 
+    def callers(self, folder: str, name: str) -> list[tuple[str, bytes, tuple[int, int]]]:
+        """The argument `name` of every `module` block whose local `source` is `folder`: (the caller's
+        path, the text the span is in, the argument's span)."""
+        return self._callers_of(folder, name)
+
     def _callers_of(self, folder: str, name: str) -> list[tuple[str, bytes, tuple[int, int]]]:
         """The argument `name` of every `module` block whose local `source` is `folder`."""
         if self._root is None:
@@ -416,8 +421,7 @@ class Names:
             if b"module" not in text or b"source" not in text:
                 continue
             caller = at.rpartition("/")[0]
-            blocks = (_json_modules(text) if at.endswith(".json")
-                      else [(args, text) for args in hcl_keys.block_arguments(text, "module").values()])
+            blocks = _module_blocks(at, text)
             for args, body in blocks:
                 source = args.get("source")
                 span = args.get(name)
@@ -431,6 +435,24 @@ class Names:
                 if resolved == target and not resolved.startswith(".."):
                     out.append((at, body, span))
         return out
+
+
+# Each file's `module` blocks, by path: (the bytes they were read from, the blocks). The bytes are
+# _READ's own, so an unchanged file is parsed once for every file scanned (t38: each expression over a
+# module's variable asked for its callers, every `.tf` file parsed again each time).
+_MODULES: dict[str, tuple[bytes, list[tuple[dict[str, tuple[int, int]], bytes]]]] = {}
+
+
+def _module_blocks(at: str, text: bytes) -> list[tuple[dict[str, tuple[int, int]], bytes]]:
+    cached = _MODULES.get(at)
+    if cached is not None and cached[0] is text:
+        return cached[1]
+    blocks = (_json_modules(text) if at.endswith(".json")
+              else [(args, text) for args in hcl_keys.block_arguments(text, "module").values()])
+    if len(_MODULES) > 4 * _MAX_FILES:
+        _MODULES.clear()
+    _MODULES[at] = (text, blocks)
+    return blocks
 
 
 # The repository's `.tf` files by path: (mtime_ns, size, bytes), read again only when changed (one

@@ -244,6 +244,11 @@ class Bases:
         return out
 
 
+def for_bound(data: bytes, at: int, text: str) -> str | None:
+    """`_for_bound`, for sweep/split_networks.py (a `for` over a module's variable)."""
+    return _for_bound(data, at, text)
+
+
 def _for_bound(data: bytes, at: int, text: str) -> str | None:
     """`text` with its head name, where a `for` expression (or a template's `%{ for }`) enclosing `at`
     binds it, read as every value of the collection: `local.nets[*]`, `local.rows[*].cidr`; the

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from renamer.errors import RenamerError, UnsafeError
@@ -22,14 +21,25 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None, *, suffix: st
     """
     if path.is_symlink() and not replace_links:
         raise UnsafeError(f"{path}: is a symlink; renamer never writes through links")
-    # a short fixed prefix, not the file's name: a name near 255 bytes leaves no room (B-12)
-    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=path.parent)
+    tmp: str | None = None
     try:
+        # The name is chosen before the file is made, so a stop that lands as it is made (Ctrl-C,
+        # SIGTERM: a KeyboardInterrupt) still finds it here to remove: mkstemp's name came back
+        # only after, and a stopped `renamer init` left `.renamer-XXXX.renamer-tmp` (t38-break 17).
+        # A short fixed prefix, not the file's name: a name near 255 bytes leaves no room (B-12).
+        while True:
+            tmp = os.path.join(path.parent, f"{prefix}{os.urandom(6).hex()}{suffix}")
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+                break
+            except FileExistsError:
+                continue
         _fill(fd, data, mode)
         os.replace(tmp, path)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         raise
     fsync_folder(path.parent)
 

@@ -120,6 +120,11 @@ class Matcher:
         self.addresses = tuple(addresses)
         self.networks = tuple(networks)
         self._moves = [prefix_moves.PrefixMove(old, new) for old, new in self.networks]
+        # each renamed IPv4 address as a move of its /32: an except that names it, carried out of the
+        # cidr it is excepted from, is refused as a network's is (t38-break finding 06)
+        self._address_moves = [prefix_moves.PrefixMove(ipaddress.ip_network(f"{old}/32"),
+                                                       ipaddress.ip_network(f"{new}/32"))
+                               for old, new in self.addresses if _dotted_v4(old) and _dotted_v4(new)]
         # the last group of each resized IPv6 network's last address (`ffff` of a /64, `ff` of a /120),
         # in both cases: a file holding none has no range ending there
         tails = {f"{int(m.old.broadcast_address) & 0xFFFF:x}" for m in self._moves
@@ -643,6 +648,8 @@ class Matcher:
             # carrying an except out of its cidr (t37-break, finding 10)
             found = self._merged_hits(found, [*except_blocks.into_hits(data, self._moves),
                                               *except_blocks.moving_out_hits(data, self._moves)])
+        if self._address_moves and found and b"xcept" in data:  # (t38-break finding 06)
+            found = self._merged_hits(found, [*except_blocks.moving_out_hits(data, self._address_moves)])
         if self._resized:
             # `-s 10.0.48.0/24 -j NETMAP --to 172.31.5.0/24`: a 1:1 map's other side keeps its length
             found = nat_maps.held(data, found, self._moves)
@@ -1854,6 +1861,13 @@ def _with_address_patterns(matches: list[Match], decided: list[address_patterns.
         out.append(Match(d.start, d.end, d.old, d.new, d.kind, refused=None if d.rewrite else "pattern",
                          note=d.note))
     return sorted(out, key=lambda m: m.start)
+
+
+def _dotted_v4(text: str) -> bool:
+    try:
+        return ipaddress.ip_address(text).version == 4
+    except ValueError:
+        return False
 
 
 def _images(data: bytes, matches: list[Match]) -> list[Match]:

@@ -18,8 +18,9 @@ from __future__ import annotations
 import functools
 import ipaddress
 
-from renamer import lazy_re, mask_nets, wide_access
+from renamer import except_blocks, lazy_re, mask_nets, wide_access
 from renamer.access_nets import NET, in_access_rule, in_route_rule
+from renamer.names import IPNetwork
 from renamer.occurrences import Match
 
 REASON = "access-set"
@@ -38,6 +39,7 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
         return matches
     out = list(matches)
     added: list[Match] = []
+    excepted: list[tuple[list[IPNetwork], list[IPNetwork]]] | None = None  # each cidr's excepts, read once
     # `10.0.0.72/29`, and `10.0.0.72 255.255.255.248` / `permit 10.0.0.72 0.0.0.7` with the mask apart
     # (mask_nets.py; t32 round 25, finding 03): one rule for both spellings
     spaced = list(mask_nets.SPACED.finditer(data)) if mask_nets.might_hold(data) else []
@@ -75,8 +77,15 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
         if not over and all(wide_access.list_admits(data, start, end, ipaddress.IPv4Address(new))
                             for _, new in inside):
             continue  # `allow 192.0.2.0/24; allow 198.51.100.0/24;`: the list admits the new address too
-        text = data[start:end].decode("ascii")
         net = ipaddress.IPv4Network((low, 32 - (high - low + 1).bit_length() + 1))
+        if not over and (b"xcept" in data or b"not" in data or b"Not" in data):
+            excepted = _excepted(data) if excepted is None else excepted
+            if any(net in included and any(ipaddress.ip_address(old) in n for n in excluded)
+                   for old, _ in inside for included, excluded in excepted):
+                # `cidr: 192.168.0.0/16, except: [192.168.42.5/32]`: the set never admitted the renamed
+                # host; its except is except_blocks.moving_out_hits' to judge (t38-break finding 06)
+                continue
+        text = data[start:end].decode("ascii")
         old, new = inside[0]
         if apart:
             what = "a route's or access rule's set" if ruled else "a network (no host bits set)"
@@ -91,6 +100,12 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
     if not added and out == matches:
         return matches
     return sorted([*out, *added], key=lambda m: m.start)
+
+
+def _excepted(data: bytes) -> list[tuple[list[IPNetwork], list[IPNetwork]]]:
+    """(the networks of each exclusion's include key, the networks it excludes) of `data`."""
+    return [(included, [n for _, _, n in excluded])
+            for included, excluded, _ in except_blocks.key_rules(data)]
 
 
 @functools.lru_cache(maxsize=8)

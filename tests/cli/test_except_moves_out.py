@@ -47,3 +47,31 @@ def test_an_except_that_stays_inside_its_cidr_moves_with_it(repo: Repo, run: Run
     assert done.exit_code == 0, done.stdout + done.stderr
     assert (root / "netpol.yaml").read_text() == NETPOL.replace("192.168.42.0/24", "192.168.52.0/24")
     assert run(root, "verify", "--strict").exit_code == 0
+
+
+ADDRESS = "version: 1\nrenames:\n  addresses: {192.168.42.5: 10.20.42.5}\nallowlist: allow.yaml\n"
+
+
+@pytest.mark.parametrize("rel, text", [("cilium.yaml", CILIUM), ("netpol.yaml", NETPOL), ("flow.yaml", FLOW)])
+def test_an_address_renamed_out_of_the_cidr_it_is_excepted_from_is_refused(repo: Repo, run: Run, rel: str,
+                                                                          text: str) -> None:
+    """t38-break finding 06: the same under an address rename (`except: [192.168.42.5/32]`, the host
+    renamed 10.20.42.5): written outside its cidr, and the cidr called a lost admission though the
+    host was excluded. Refused now, the cidr says nothing; an except that stays inside follows."""
+    text = text.replace("192.168.42.0/24", "192.168.42.5/32")
+    root = repo({rel: text}, config=ADDRESS, allowlist=ALLOW)
+    before = snapshot(root)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert "not strictly inside 192.168.0.0/16" in done.stderr
+    assert snapshot(root) == before
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert sorted(f["reason"] for f in found if f["status"] == "residual") == ["tool-refuses"], found
+
+
+def test_an_address_renamed_inside_the_cidr_it_is_excepted_from_follows(repo: Repo, run: Run) -> None:
+    text = NETPOL.replace("192.168.42.0/24", "192.168.42.5/32")
+    root = repo({"netpol.yaml": text}, config=ADDRESS.replace("10.20.42.5", "192.168.43.5"), allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "netpol.yaml").read_text() == text.replace("192.168.42.5/32", "192.168.43.5/32")

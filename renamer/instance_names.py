@@ -260,17 +260,7 @@ def _modules(data: bytes) -> list[tuple[int, int, str]]:
                 found = _INLINE_KEY.finditer(data, m.start("inline"), m.end("inline"))
                 out += [(k.start("v"), k.end("v"), note) for k in found if k.group("k") in keys]
             continue
-        # the block under the module's key: the lines after it indented deeper than the module's name
-        col = m.start("mod") - (data.rfind(b"\n", 0, m.start("mod")) + 1)
-        block_end, depth = m.end(), -1
-        for line in _LINE.finditer(data, m.end() + 1):
-            rest = line.group("rest")
-            if not rest.strip() or rest.lstrip().startswith(b"#"):
-                continue
-            if len(line.group("ind")) <= col:
-                break
-            depth = len(line.group("ind")) if depth < 0 else depth
-            block_end = line.end()
+        block_end, depth = _block(data, m)
         if depth < 0:
             continue
         block = data[m.end():block_end]
@@ -279,6 +269,22 @@ def _modules(data: bytes) -> list[tuple[int, int, str]]:
         out += [(k.start("v"), k.end("v"), note) for k in _MODULE_KEY.finditer(data, m.end(), block_end)
                 if k.group("k") in keys and len(k.group("ind")) == depth]
     return out
+
+
+def _block(data: bytes, m: re.Match[bytes]) -> tuple[int, int]:
+    """(end, key indentation) of the block under a module's key `m`: the lines after it indented
+    deeper than the module's name (-1: none)."""
+    col = m.start("mod") - (data.rfind(b"\n", 0, m.start("mod")) + 1)
+    block_end, depth = m.end(), -1
+    for line in _LINE.finditer(data, m.end() + 1):
+        rest = line.group("rest")
+        if not rest.strip() or rest.lstrip().startswith(b"#"):
+            continue
+        if len(line.group("ind")) <= col:
+            break
+        depth = len(line.group("ind")) if depth < 0 else depth
+        block_end = line.end()
+    return block_end, depth
 
 
 def task_values(data: bytes, module: re.Pattern[bytes], keys: frozenset[bytes]) -> list[tuple[int, int]]:
@@ -292,16 +298,7 @@ def task_values(data: bytes, module: re.Pattern[bytes], keys: frozenset[bytes]) 
             found = _INLINE_ANY.finditer(data, m.start("inline"), m.end("inline"))
             out += [(k.start("v"), k.end("v")) for k in found if k.group("k") in keys]
             continue
-        col = m.start("mod") - (data.rfind(b"\n", 0, m.start("mod")) + 1)
-        block_end, depth = m.end(), -1
-        for line in _LINE.finditer(data, m.end() + 1):
-            rest = line.group("rest")
-            if not rest.strip() or rest.lstrip().startswith(b"#"):
-                continue
-            if len(line.group("ind")) <= col:
-                break
-            depth = len(line.group("ind")) if depth < 0 else depth
-            block_end = line.end()
+        block_end, depth = _block(data, m)
         out += [(k.start("v"), k.end("v")) for k in _TASK_KEY.finditer(data, m.end(), block_end)
                 if k.group("k") in keys and len(k.group("ind")) == depth]
     return out

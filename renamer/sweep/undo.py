@@ -1258,7 +1258,16 @@ def apply_undo(root: Path, plan: UndoPlan, *, hooks: bool = True) -> str:
     untracked = check_clean(root, plan)  # the user's untracked files, none where the undo writes
     interrupts.stop_if_asked()
     with deferred() as signals:  # Ctrl-C or SIGTERM between the checkout and the commit waits for both
-        _git(root, "read-tree", "-m", "-u", plan.head, plan.tree)
+        # The checkout runs in a session of its own: a stop sent to renamer's process group (Ctrl-C,
+        # CI's or systemd's SIGTERM) killed `git read-tree` halfway and left the work tree half
+        # reverted, HEAD unchanged (t38-break finding 10); it finishes now, and the stop is answered
+        # once the commit is made (or the tree put back where git refuses it).
+        checked = git_run(["git", "-C", str(root), "read-tree", "-m", "-u", plan.head, plan.tree],
+                          capture_output=True, check=False, start_new_session=True,
+                          env={**os.environ, **LITERAL})
+        if checked.returncode != 0:
+            why = git_error(os.fsdecode(checked.stderr) + "\n" + os.fsdecode(checked.stdout))
+            raise RenamerError(f"git read-tree failed: {why}")
         try:
             done = git_commit(root, ["-q", *([] if hooks else ["--no-verify"]), "-m",
                                      message(plan, plan.run.config)],

@@ -834,3 +834,33 @@ def test_an_unrelated_edit_amended_into_a_file_the_move_rewrote_is_refused_by_li
         data["refused"][0]["message"]
     assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
     assert book.read_text().startswith("# Runbook of the GPU lab\n")
+
+
+def test_a_stop_sent_to_the_group_during_the_checkout_lets_it_finish(repo: Repo, run: Run, tmp_path: Path) -> None:
+    """t38-break finding 10: SIGTERM to renamer's process group while `git read-tree -m -u` ran
+    killed git halfway (exit 2, "git read-tree failed: unknown error", the work tree half
+    reverted, HEAD unchanged). The checkout runs in a session of its own now: it finishes, the
+    commit is made, and the stop is answered after it (130, naming the commit). A git wrapper holds
+    the checkout for a moment and says when it started, so the stop lands inside it every time."""
+    root, before = _moved(repo, run)
+    real = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True, check=True).stdout.strip()
+    wrapper = tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    started = tmp_path / "read-tree-started"
+    wrapper.write_text(f'#!/bin/sh\ncase " $* " in *" read-tree -m -u "*) : > "{started}"; sleep 1;; esac\n'
+                       f'exec "{real}" "$@"\n')
+    wrapper.chmod(0o755)
+    env = {**os.environ, "PATH": f"{wrapper.parent}:{os.environ['PATH']}", "NO_COLOR": "1"}
+    process = subprocess.Popen([RENAMER, "undo", "fv-ml1-move"], cwd=root, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not started.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert started.exists(), process.communicate()
+    os.killpg(process.pid, signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "interrupted after the undo's commit" in err.decode() and "the undo is complete" in err.decode()
+    assert git(root, "status", "--porcelain") == ""  # nothing half reverted
+    assert (root / "runbook.md").read_text() == FILES["runbook.md"]  # the whole undo, committed
+    assert (root / "stacks/host_vars/ana-ml2.yml").exists() and git(root, "rev-parse", "HEAD").strip() != before

@@ -57,12 +57,18 @@ def _bare(value: str) -> tuple[str, bool]:
     return text, False
 
 
-# A list of IPv4 addresses or networks (comma or blank separated), nothing else.
-_ONE = r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2})?"
-_ADDRESS_LIST = lazy_re.compile(_ONE + r"(?:[ \t]*[, \t][ \t]*" + _ONE + r")*")
+# A list of addresses or networks (comma or blank separated, its items quoted or not, in brackets or
+# not), nothing else: IPv4 with a length or a port, IPv6 with a length (t38-break finding 15).
+_ONE = (r"[\"']?(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2}|:[0-9]{1,5})?"
+        r"|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:/[0-9]{1,3})?)[\"']?")
+_ADDRESS_LIST = lazy_re.compile(r"\[?[ \t]*" + _ONE + r"(?:[ \t]*[, \t][ \t]*" + _ONE + r")*[ \t]*\]?")
 _PLACE_WORDS = frozenset({"network", "networks", "nets", "net", "host", "hosts", "ip", "ips", "address",
                           "addresses", "cidr", "cidrs", "subnet", "subnets", "range", "ranges", "allowed",
-                          "allow", "whitelist", "allowlist", "trusted", "proxies", "peers"})
+                          "allow", "whitelist", "allowlist", "trusted", "proxies", "peers",
+                          # what a key names by where it is (an auth server, its gateway, a listen
+                          # address; `IPV6` reads as the words IPV and 6)
+                          "server", "servers", "gateway", "gw", "listen", "bind", "endpoint", "endpoints",
+                          "addr", "ipv", "upstream", "upstreams", "resolver", "resolvers", "dns"})
 _SECRET_ITSELF = frozenset({"password", "passwd", "pwd", "passphrase", "secret", "secrets", "token", "tokens",
                             "key", "keys", "apikey", "psk", "pass", "credential", "credentials", "otp", "pw"})
 _SETUP_PASSES = frozenset({"windowsPE", "offlineServicing", "generalize", "specialize", "auditSystem",
@@ -85,7 +91,8 @@ def no_secret(words: list[str], value: str) -> bool:
             and not any(w in _SECRET_ITSELF for w in words):
         # `PLEX_NO_AUTH_NETWORKS: 192.168.0.0/16,10.0.0.0/8` (t37-break, finding 15): networks and
         # addresses a key names for what they are, no secret; masked, the diff did not apply as
-        # printed. Under a name for the secret itself (`password=0.0.0.0`) it stays masked.
+        # printed. Under a name holding a word for the secret itself (`password=0.0.0.0`, even
+        # `PASSWORD_SERVER`) it stays masked: masked is the safe side where the name is both.
         return True
     if words[-1:] == ["pass"] and text in _SETUP_PASSES:
         return True  # unattend.xml's `<settings pass="specialize">`: a Windows setup pass

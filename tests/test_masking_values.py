@@ -27,6 +27,9 @@ def test_anything_else_under_a_secret_key_is_still_masked(name: str, value: str)
     ("PLEX_NO_AUTH_NETWORKS", "192.168.10.0/24"),  # t37-break finding 15 (onedr0p/home-ops)
     ("PLEX_NO_AUTH_NETWORKS", "192.168.10.0/24,10.0.0.0/8"),
     ("auth_allowed_hosts", "10.0.0.5 10.0.0.6"),
+    # t38-break finding 15: an auth server, its gateway, a listen address with its port, IPv6, a list
+    ("LDAP_AUTH_SERVER", "10.0.0.5"), ("RADIUS_AUTH_SERVER", "10.0.0.5"), ("AUTH_GATEWAY", "10.0.0.5"),
+    ("AUTH_LISTEN", "10.0.0.5:9091"), ("AUTH_IPV6", "fd00::5"), ("auth_addr", '["10.0.0.5", "10.0.0.6"]'),
     ("pass", "specialize"),  # unattend.xml's setup pass
     ("pass", "oobeSystem"),
 ])
@@ -37,7 +40,8 @@ def test_addresses_and_setup_passes_are_no_secret(name: str, value: str) -> None
 @pytest.mark.parametrize(("name", "value"), [
     ("PLEX_TOKEN", "192.168.10.0/24x"), ("password", "10.0.0.5secret"), ("pass", "specialize2"),
     ("password", "0.0.0.0"), ("auth_token", "10.0.0.5"), ("api_key_hosts", "10.1.2.3"),  # the secret itself
-    ("auth", "ab:cd:ef:01"), ("password", "10.0.0.5 hunter2"),
+    ("auth", "ab:cd:ef:01"), ("password", "10.0.0.5 hunter2"), ("PASSWORD_SERVER", "10.0.0.5"),
+    ("LDAP_AUTH_SERVER", "10.0.0.5:hunter2"), ("AUTH_LISTEN", "deadbeef"),
 ])
 def test_a_value_that_only_looks_so_is_still_masked(name: str, value: str) -> None:
     assert hides(name, value)

@@ -176,11 +176,7 @@ class LoosePass:
                 like = self._network_like(text)
                 if like is None:
                     continue  # an octet over 255, or outside a network not octet-aligned
-                if hit.start() >= 2 and data[hit.start() - 1:hit.start()] in b"._-" \
-                        and data[hit.start() - 2:hit.start() - 1].isdigit():
-                    # the tail of a longer dotted number (an OID's `...2021.10.1.3.1`, a build's
-                    # `2024.10.1.3.7`): four of its numbers in the moved network spell no address
-                    # (t38-break finding 14); an address glued to a port stands first (`10.1.3.7.443`)
+                if not _glued_address(data, hit.start(), hit.end(), like):
                     continue
             end = hit.end()
             like = like or ""
@@ -254,6 +250,33 @@ class Anchors:
 
 
 _DATABASES: dict[tuple[bytes, ...], Any] = {}  # tokens -> their compiled database, in this process
+
+
+_DOTTED_TAIL = lazy_re.compile(rb"(?:[._-][0-9]+)+")
+_OID_ROOT = "1.3.6.1"  # iso.org.dod.internet: every SNMP OID's first four numbers
+
+
+def _glued_address(data: bytes, start: int, end: int, dotted: str) -> bool:
+    """Does the loose hit of a moved network's address at start:end read as that address (glued to
+    a port, `10.1.3.7.443`; rpcbind's `10.1.3.7.8.1`; spelled with `_` or `-`), not as part of a
+    longer dotted number? None where it is the tail of one (an OID's `...2021.10.1.3.1`, a build's
+    `2024.10.1.3.7`, `.1.3.6.1.2.1`: t38-break finding 14), a network literal or the address as
+    the exact rules spell it (`10.80.0.0/16`, `10.80.0.0 255.255.0.0`: theirs to decide), or the
+    head of one with more than a port's two numbers after it or no host before them
+    (`1.3.6.1.4.1.2021`, `10.0.0.0.1`)."""
+    before = data[start - 1:start] if start else b""
+    if before == b"." or (before in (b"_", b"-") and data[start - 2:start - 1].isdigit()):
+        return False
+    if data[end:end + 1] == b"/" and data[end + 1:end + 2].isdigit():
+        return False
+    tail = _DOTTED_TAIL.match(data, end)
+    if tail is None:
+        # spelled as the exact rules read it, standing alone: where they left it, they decided (a
+        # wider network's own address, `ip route 10.80.0.0 255.255.0.0`); only another separator
+        # (`nfs_10_1_3_7`) is a spelling they cannot read
+        return data[start:end].count(b".") < 3
+    parts = tail.group().count(b".") + tail.group().count(b"_") + tail.group().count(b"-")
+    return parts <= 2 and dotted != _OID_ROOT and not dotted.endswith(".0")
 
 
 def _padded_prefixes(octets: list[bytes]) -> list[bytes]:

@@ -337,3 +337,14 @@ def test_the_tail_of_a_longer_dotted_number_is_no_moved_address() -> None:
     loose = LoosePass([], [], networks=[(ipaddress.ip_network("10.1.3.0/24"), ipaddress.ip_network("10.1.9.0/24"))])
     data = b"walk: 1.3.6.1.4.1.2021.10.1.3.1\nLABEL build=2024.10.1.3.7\nv1_10_1_3_9\nIP 10.1.3.7.443 >\n"
     assert [text for _, _, text, _ in loose.find(data)] == ["10.1.3.7"]
+
+
+def test_what_the_exact_rules_spell_and_left_is_no_moved_address() -> None:
+    """A moved network's address spelled as the exact rules read it, standing alone, was theirs to
+    decide (a wider network's own address: `10.80.0.0/16`, `ip route 10.80.0.0 255.255.0.0`); an
+    OID in its leading-dot form, the network address with a number after it (`10.0.0.0.1`) and
+    more than a port's two numbers after an address are no address glued to a port."""
+    loose = LoosePass([], [], networks=[(ipaddress.ip_network("10.80.0.0/24"), ipaddress.ip_network("10.80.4.0/24"))])
+    data = (b"- 10.80.0.0/16\nip route 10.80.0.0 255.255.0.0 Null0\nnetwork: 10.80.0.5\n"
+            b"view .10.80.0.1.2\nlong: 10.80.0.0.1\noid 10.80.0.7.4.1.2021\nnfs_10_80_0_7\n")
+    assert [text for _, _, text, _ in loose.find(data)] == ["10_80_0_7"]

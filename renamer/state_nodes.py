@@ -91,7 +91,7 @@ def keyed(rel: str, data: bytes, start: int, end: int) -> str | None:
     m = _NODE_KEY.match(line)
     if m is None or not (m.start("v") + head <= start and end <= m.end("v") + head):
         return None
-    parent = _parent(data, head)
+    parent = parent_key(data, head)
     if m.group("key") == b"node" and parent is not None and b"proxmox" in parent.lower():
         return _PVE  # community.general.proxmox_kvm: node: NAME
     if m.group("key") == b"name" and parent == b"nodeRegistration":
@@ -99,7 +99,7 @@ def keyed(rel: str, data: bytes, start: int, end: int) -> str | None:
     return None
 
 
-def _parent(data: bytes, head: int) -> bytes | None:
+def parent_key(data: bytes, head: int) -> bytes | None:
     """The key of the YAML block the line at `head` stands in (the nearest line above it, less
     indented, that opens a key), or None."""
     line = data[head:data.find(b"\n", head) if data.find(b"\n", head) >= 0 else len(data)]

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 
 from renamer import lazy_re
+from renamer.state_nodes import parent_key
 
 # Words one of which a file holding such a name spells (a cheap gate before any line is read).
 LITERALS = (b"slot", b"SLOT", b"SUBSCRIPTION", b"subscription", b"PUBLICATION", b"publication", b"CHANNEL",
@@ -175,7 +176,6 @@ _ENDPOINTS = lazy_re.compile(rb"\bendpoints[ \t]*=[ \t]*\[(?P<list>[^\]]*)")
 # A YAML key under an Ansible module that names a database object, by the module.
 _MODULE_KEY = lazy_re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*(?:-[ \t]+)?(?P<key>name|db|login_db|channel"
                               rb"|host_name|id|object_name)[ \t]*:[ \t]*" + _V)
-_YAML_KEY = lazy_re.compile(rb"^(?P<ind>[ \t]*)(?:-[ \t]+)?(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)[ \t]*:")
 _DB_MODULES = {b"postgresql_db": _DB, b"mysql_db": _DB, b"postgresql_slot": _SLOT,
                b"postgresql_subscription": _SUB, b"postgresql_publication": _SUB,
                b"mysql_replication": _CHANNEL, b"zabbix_host": _ZABBIX, b"icinga_endpoint": _ICINGA,
@@ -262,16 +262,16 @@ def _structured(rel: str, data: bytes, start: int, end: int, head: int, line: by
         return _SALT
     m = _BARE_KEY.match(line)
     if (m is not None and m.start("v") + head <= start and end <= m.end("v") + head
-            and _parent(data, head) == b"slots"):
+            and parent_key(data, head) == b"slots"):
         return _SLOT  # Patroni's permanent slots: `slots: {NAME: {type: physical}}`
     m = _LIST_ITEM.match(line)
     if (m is not None and m.start("v") + head <= start and end <= m.end("v") + head
-            and _parent(data, head) == b"endpoints" and any(w in data.lower() for w in _ICINGA_WORDS)):
+            and parent_key(data, head) == b"endpoints" and any(w in data.lower() for w in _ICINGA_WORDS)):
         return _ICINGA  # an Icinga 2 zone's `endpoints:` in YAML (the Ansible collections)
     m = _MODULE_KEY.match(line)
     if m is None or not (m.start("v") + head <= start and end <= m.end("v") + head):
         return None
-    parent = _parent(data, head)
+    parent = parent_key(data, head)
     typed = b"Endpoint" in data or b"Zone" in data
     if m.group("key") == b"name" and (
             (parent in (b"endpoint", b"zone") and b"icinga" in data.lower())
@@ -321,16 +321,3 @@ def _mapping(data: bytes, head: int) -> bytes:
     return b"\n".join(lines[first:last])
 
 
-def _parent(data: bytes, head: int) -> bytes | None:
-    """The key of the YAML block the line at `head` stands in (the nearest line above it, less
-    indented, that opens a key), or None."""
-    stop = data.find(b"\n", head)
-    line = data[head:len(data) if stop < 0 else stop]
-    lead = len(line) - len(line.lstrip(b" \t"))
-    for text in reversed(data[:head].split(b"\n")):
-        k = _YAML_KEY.match(text)
-        if k is None:
-            continue
-        if len(k.group("ind")) < lead:
-            return k.group("key")
-    return None

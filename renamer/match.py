@@ -665,7 +665,7 @@ class Matcher:
         if self._address_olds and any(m.kind == "address" and m.new != m.old for m in found):
             # `10.0.0.70 -> 10.0.1.255` beside `/24`: the broadcast address, no host (t31 round 24, 27)
             found = host_roles.refused(data, found, self._address_olds)
-        if found and version_numbers.might_hold(data):  # `"version": "10.0.0.12"` (t36-33 finding 03)
+        if found:  # `"version": "10.0.0.12"` (t36-33 finding 03; refused gates itself)
             found = version_numbers.refused(data, found)
         return found
 

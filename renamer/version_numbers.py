@@ -97,7 +97,9 @@ def file_version_at(data: bytes, start: int) -> str | None:
 
 def refused(data: bytes, matches: list[Match]) -> list[Match]:
     """`matches` with each dotted quad a version dresses refused `version` (not an open rewrite)."""
-    if not matches or not might_hold(data):
+    # (the matches first: a quad is rare among them, the literals are in most files)
+    if not any(m.kind in ("address", "network") and _QUAD.match(m.old) is not None for m in matches) \
+            or not might_hold(data):
         return matches
     out = []
     refs: list[image_refs.ImageRef] | None = None
